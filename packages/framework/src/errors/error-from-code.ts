@@ -1,0 +1,52 @@
+import { codeName, ZooKeeperErrorCode } from './zookeeper-error-code.js';
+import { ZooKeeperError } from './zookeeper-error.js';
+import {
+  BadVersionError,
+  ConnectionLossError,
+  NoAuthError,
+  NodeExistsError,
+  NoNodeError,
+  NotEmptyError,
+  OperationTimeoutError,
+  SessionExpiredError,
+  type ZooKeeperErrorDetails,
+} from './zookeeper-error-classes.js';
+
+/** Options of {@link errorFromCode}. */
+export interface ErrorFromCodeOptions {
+  /** The znode path of the failed operation. Default: none. */
+  path?: string | undefined;
+  /** The original error (e.g. the ZooKeeper client library's exception). Default: none. */
+  cause?: unknown;
+  /** Extra words for the message after the code and path. Default: none. */
+  message?: string | undefined;
+}
+
+const subclasses: ReadonlyMap<number, new (options: ZooKeeperErrorDetails) => ZooKeeperError> =
+  new Map<number, new (options: ZooKeeperErrorDetails) => ZooKeeperError>([
+    [ZooKeeperErrorCode.NO_NODE, NoNodeError],
+    [ZooKeeperErrorCode.NODE_EXISTS, NodeExistsError],
+    [ZooKeeperErrorCode.BAD_VERSION, BadVersionError],
+    [ZooKeeperErrorCode.NOT_EMPTY, NotEmptyError],
+    [ZooKeeperErrorCode.CONNECTION_LOSS, ConnectionLossError],
+    [ZooKeeperErrorCode.SESSION_EXPIRED, SessionExpiredError],
+    [ZooKeeperErrorCode.NO_AUTH, NoAuthError],
+  ]);
+
+/**
+ * Turns a wire code into the error to throw: the named subclass where there is one
+ * (`-101` -> {@link NoNodeError}), otherwise a base {@link ZooKeeperError} under ZooKeeper's
+ * name (`-8` -> `BAD_ARGUMENTS`). A number we have no name for gives code `UNKNOWN` with the
+ * number kept in `zkCode`. Never throws, whatever the input (0, `OK`, is not an error; passing it
+ * yields a base error with code `OK` so the bug stays visible).
+ */
+export function errorFromCode(code: number, options: ErrorFromCodeOptions = {}): ZooKeeperError {
+  const details: ZooKeeperErrorDetails = { path: options.path, detail: options.message };
+  if (options.cause !== undefined) details.cause = options.cause;
+  // OPERATION_TIMEOUT has its own constructor because OperationTimeoutError also stands for our own deadline.
+  if (code === ZooKeeperErrorCode.OPERATION_TIMEOUT)
+    return new OperationTimeoutError({ ...details, fromServer: true });
+  const Subclass = subclasses.get(code);
+  if (Subclass !== undefined) return new Subclass(details);
+  return new ZooKeeperError(codeName(code), { ...details, zkCode: code });
+}

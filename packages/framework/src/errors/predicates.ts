@@ -1,0 +1,80 @@
+// Predicates over unknown values, so callers branch on meaning (`isNoNode(err)`) and never
+// compare codes by hand. They accept anything a `catch` can produce.
+import type { ZooKeeperErrorCodeName } from './zookeeper-error-code.js';
+import { ZOOKEEPER_ERROR_BRAND, ZooKeeperError } from './zookeeper-error.js';
+
+/**
+ * True for any {@link ZooKeeperError}, including one made by another copy of this package
+ * (recognised by a registry symbol where `instanceof` fails).
+ */
+export function isZooKeeperError(value: unknown): value is ZooKeeperError {
+  if (value instanceof ZooKeeperError) return true;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { [ZOOKEEPER_ERROR_BRAND]?: unknown })[ZOOKEEPER_ERROR_BRAND] === true
+  );
+}
+
+function hasCode(value: unknown, code: ZooKeeperErrorCodeName): boolean {
+  return isZooKeeperError(value) && value.code === code;
+}
+
+/** The node does not exist (NO_NODE, -101). */
+export function isNoNode(err: unknown): boolean {
+  return hasCode(err, 'NO_NODE');
+}
+
+/** A node already exists at the path (NODE_EXISTS, -110). */
+export function isNodeExists(err: unknown): boolean {
+  return hasCode(err, 'NODE_EXISTS');
+}
+
+/** The expected version did not match (BAD_VERSION, -103). */
+export function isBadVersion(err: unknown): boolean {
+  return hasCode(err, 'BAD_VERSION');
+}
+
+/** The node still has children (NOT_EMPTY, -111). */
+export function isNotEmpty(err: unknown): boolean {
+  return hasCode(err, 'NOT_EMPTY');
+}
+
+/** The connection was lost with the operation in flight (CONNECTION_LOSS, -4). */
+export function isConnectionLoss(err: unknown): boolean {
+  return hasCode(err, 'CONNECTION_LOSS');
+}
+
+/** The session expired, or changed under a session-bound sequence (SESSION_EXPIRED, -112). */
+export function isSessionExpired(err: unknown): boolean {
+  return hasCode(err, 'SESSION_EXPIRED');
+}
+
+/** The ACL forbids the operation (NO_AUTH, -102). */
+export function isNoAuth(err: unknown): boolean {
+  return hasCode(err, 'NO_AUTH');
+}
+
+/** The server's OPERATION_TIMEOUT (-7) or our own per-operation deadline. */
+export function isOperationTimeout(err: unknown): boolean {
+  return hasCode(err, 'OPERATION_TIMEOUT');
+}
+
+/** The client was closed (CLOSED, ours). */
+export function isClosed(err: unknown): boolean {
+  return hasCode(err, 'CLOSED');
+}
+
+/** Bad input caught before sending (INVALID_ARGUMENT, ours). */
+export function isInvalidArgument(err: unknown): boolean {
+  return hasCode(err, 'INVALID_ARGUMENT');
+}
+
+/**
+ * Whether a retry loop may try again: true exactly for ZooKeeper errors with code
+ * CONNECTION_LOSS, OPERATION_TIMEOUT, SESSION_MOVED or SESSION_EXPIRED; false for anything else,
+ * including errors that are not ZooKeeper errors at all.
+ */
+export function isRetryable(err: unknown): boolean {
+  return isZooKeeperError(err) && err.retryable;
+}

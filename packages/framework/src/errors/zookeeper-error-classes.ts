@@ -1,0 +1,127 @@
+// The subclasses callers branch on, kept together: each is a constructor call and a name, and
+// seeing the whole family at once is what tells a reader which codes have a class of their own.
+import { ZooKeeperErrorCode } from './zookeeper-error-code.js';
+import { ZooKeeperError } from './zookeeper-error.js';
+
+/** What a subclass takes: the path, a detail for the message, and the standard `cause`. */
+export interface ZooKeeperErrorDetails extends ErrorOptions {
+  /** The znode path of the operation that failed. Default: none. */
+  path?: string | undefined;
+  /** Added to the message after the code and path. Default: none. */
+  detail?: string | undefined;
+}
+
+/** NO_NODE (-101): the node (or, for create, its parent) does not exist. */
+export class NoNodeError extends ZooKeeperError {
+  override name = 'NoNodeError';
+  declare readonly code: 'NO_NODE';
+  constructor(options: ZooKeeperErrorDetails = {}) {
+    super('NO_NODE', { ...options, zkCode: ZooKeeperErrorCode.NO_NODE });
+  }
+}
+
+/** NODE_EXISTS (-110): create found a node already at the path. */
+export class NodeExistsError extends ZooKeeperError {
+  override name = 'NodeExistsError';
+  declare readonly code: 'NODE_EXISTS';
+  constructor(options: ZooKeeperErrorDetails = {}) {
+    super('NODE_EXISTS', { ...options, zkCode: ZooKeeperErrorCode.NODE_EXISTS });
+  }
+}
+
+/** BAD_VERSION (-103): the node's version is not the one the operation expected. */
+export class BadVersionError extends ZooKeeperError {
+  override name = 'BadVersionError';
+  declare readonly code: 'BAD_VERSION';
+  constructor(options: ZooKeeperErrorDetails = {}) {
+    super('BAD_VERSION', { ...options, zkCode: ZooKeeperErrorCode.BAD_VERSION });
+  }
+}
+
+/** NOT_EMPTY (-111): delete of a node that still has children. */
+export class NotEmptyError extends ZooKeeperError {
+  override name = 'NotEmptyError';
+  declare readonly code: 'NOT_EMPTY';
+  constructor(options: ZooKeeperErrorDetails = {}) {
+    super('NOT_EMPTY', { ...options, zkCode: ZooKeeperErrorCode.NOT_EMPTY });
+  }
+}
+
+/**
+ * CONNECTION_LOSS (-4): the connection dropped with the operation in flight, so whether it
+ * took effect is unknown. Retryable.
+ */
+export class ConnectionLossError extends ZooKeeperError {
+  override name = 'ConnectionLossError';
+  declare readonly code: 'CONNECTION_LOSS';
+  constructor(options: ZooKeeperErrorDetails = {}) {
+    super('CONNECTION_LOSS', { ...options, zkCode: ZooKeeperErrorCode.CONNECTION_LOSS });
+  }
+}
+
+/**
+ * SESSION_EXPIRED (-112): the session is gone, and with it its ephemeral nodes and watches.
+ * Retryable (in a new session); also thrown when a session-bound sequence saw its session change.
+ */
+export class SessionExpiredError extends ZooKeeperError {
+  override name = 'SessionExpiredError';
+  declare readonly code: 'SESSION_EXPIRED';
+  constructor(options: ZooKeeperErrorDetails = {}) {
+    super('SESSION_EXPIRED', { ...options, zkCode: ZooKeeperErrorCode.SESSION_EXPIRED });
+  }
+}
+
+/** NO_AUTH (-102): the ACL does not allow this operation to this session's identities. */
+export class NoAuthError extends ZooKeeperError {
+  override name = 'NoAuthError';
+  declare readonly code: 'NO_AUTH';
+  constructor(options: ZooKeeperErrorDetails = {}) {
+    super('NO_AUTH', { ...options, zkCode: ZooKeeperErrorCode.NO_AUTH });
+  }
+}
+
+/** Options of {@link OperationTimeoutError}. */
+export interface OperationTimeoutErrorOptions extends ZooKeeperErrorDetails {
+  /**
+   * True when the server sent OPERATION_TIMEOUT (-7), which sets `zkCode`. Default: false, our
+   * own per-operation deadline ran out and `zkCode` is undefined.
+   */
+  fromServer?: boolean | undefined;
+}
+
+/**
+ * OPERATION_TIMEOUT: sent by the server (-7), or our own per-operation deadline ran out.
+ * Either way the outcome is unknown. Retryable.
+ */
+export class OperationTimeoutError extends ZooKeeperError {
+  override name = 'OperationTimeoutError';
+  declare readonly code: 'OPERATION_TIMEOUT';
+  constructor(options: OperationTimeoutErrorOptions = {}) {
+    const { fromServer = false, ...rest } = options;
+    super('OPERATION_TIMEOUT', {
+      ...rest,
+      zkCode: fromServer ? ZooKeeperErrorCode.OPERATION_TIMEOUT : undefined,
+    });
+  }
+}
+
+/** CLOSED (ours, no wire number): an operation on a client that was closed. */
+export class ClosedError extends ZooKeeperError {
+  override name = 'ClosedError';
+  declare readonly code: 'CLOSED';
+  constructor(options: ZooKeeperErrorDetails = {}) {
+    super('CLOSED', { ...options, detail: options.detail ?? 'the client is closed' });
+  }
+}
+
+/**
+ * INVALID_ARGUMENT (ours, no wire number): bad input caught before anything was sent. The
+ * detail says exactly what was wrong: `INVALID_ARGUMENT: a/b - path must start with "/"`.
+ */
+export class InvalidArgumentError extends ZooKeeperError {
+  override name = 'InvalidArgumentError';
+  declare readonly code: 'INVALID_ARGUMENT';
+  constructor(detail: string, options: Omit<ZooKeeperErrorDetails, 'detail'> = {}) {
+    super('INVALID_ARGUMENT', { ...options, detail });
+  }
+}
