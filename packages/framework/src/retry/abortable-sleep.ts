@@ -1,0 +1,38 @@
+// The default sleep of the retry loop: a timer that an AbortSignal cancels at once.
+
+/** The longest delay one Node timer takes; longer sleeps are made of several timers. */
+const MAX_TIMER_DELAY_MS = 2_147_483_647;
+
+/**
+ * Resolves after `ms` milliseconds, or rejects with `signal.reason` as soon as the signal
+ * aborts (at once if it already has). Delays beyond a single timer's 24.8-day limit are chained
+ * rather than letting Node fire them after 1 ms.
+ */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged
+      reject(signal.reason);
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged
+      reject(signal?.reason);
+    };
+    const wait = (remainingMs: number): void => {
+      const stepMs = Math.min(remainingMs, MAX_TIMER_DELAY_MS);
+      timer = setTimeout(() => {
+        if (remainingMs > stepMs) {
+          wait(remainingMs - stepMs);
+          return;
+        }
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, stepMs);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    wait(Math.max(0, ms));
+  });
+}

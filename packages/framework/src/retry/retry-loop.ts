@@ -1,0 +1,110 @@
+import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
+import { isRetryable as isRetryableError } from '../errors/predicates.js';
+import { abortableSleep } from './abortable-sleep.js';
+import type { RetryPolicy } from './retry-policy.js';
+
+/** What {@link RetryLoopOptions.onRetry} is told before each sleep. */
+export interface RetryInfo {
+  /** Retries already made, as the policy saw it: 0 before the first retry. */
+  readonly retryCount: number;
+  /** How long the loop will now sleep. */
+  readonly delayMs: number;
+  /** Milliseconds since the first attempt started. */
+  readonly elapsedMs: number;
+  /** The error that caused this retry. */
+  readonly error: unknown;
+}
+
+/** Options of {@link retryLoop}. */
+export interface RetryLoopOptions {
+  /** Decides whether and when to retry. Required. */
+  policy: RetryPolicy;
+  /** Aborting rejects the loop with the signal's reason at once, during a sleep or an attempt. */
+  signal?: AbortSignal | undefined;
+  /**
+   * Which errors may be retried at all; others are rethrown at once. Default: `isRetryable`
+   * (CONNECTION_LOSS, OPERATION_TIMEOUT, SESSION_MOVED, SESSION_EXPIRED).
+   */
+  isRetryable?: ((error: unknown) => boolean) | undefined;
+  /** Called before each sleep, e.g. to log at debug level. If it throws, the loop ends with that error. */
+  onRetry?: ((info: RetryInfo) => void) | undefined;
+  /** Waits `ms`, rejecting when `signal` aborts. Default: a timer. Injectable for unit tests. */
+  sleep?: ((ms: number, signal: AbortSignal | undefined) => Promise<void>) | undefined;
+  /** A monotonic clock in milliseconds. Default: `performance.now`. */
+  now?: (() => number) | undefined;
+}
+
+/**
+ * Runs `operation` until it succeeds, retrying retryable failures as the policy allows (Curator's
+ * `RetryLoop.callWithRetry`). This is the one place in the framework that sleeps between attempts.
+ *
+ * - A non-retryable error is rethrown at once, unchanged.
+ * - When the policy stops, the latest error is rethrown, unchanged.
+ * - When `signal` aborts, the loop rejects with `signal.reason` without waiting for the
+ *   current sleep or attempt to finish (an attempt already sent may still take effect).
+ *
+ * @param operation one attempt; receives the attempt number, 0 for the first.
+ * @example
+ * const stat = await retryLoop(() => zk.exists(path), { policy: client.retryPolicy, signal });
+ */
+export async function retryLoop<T>(
+  operation: (attempt: number) => Promise<T>,
+  options: RetryLoopOptions,
+): Promise<T> {
+  const { policy, signal, onRetry } = options;
+  const isRetryable = options.isRetryable ?? isRetryableError;
+  const sleep = options.sleep ?? abortableSleep;
+  const now = options.now ?? (() => performance.now());
+  const startMs = now();
+
+  for (let retryCount = 0; ; retryCount++) {
+    signal?.throwIfAborted();
+    try {
+      return await untilAborted(operation(retryCount), signal);
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      if (!isRetryable(error)) throw error;
+      const elapsedMs = now() - startMs;
+      const delayMs = policy.nextDelayMs({ retryCount, elapsedMs, error });
+      if (delayMs === undefined) throw error;
+      checkDelay(delayMs, error);
+      onRetry?.({ retryCount, delayMs, elapsedMs, error });
+      await untilAborted(sleep(delayMs, signal), signal);
+    }
+  }
+}
+
+// A policy returning NaN, a negative or an infinite delay is a bug in the policy; say so rather
+// than sleeping for a surprising time (NaN and Infinity would become a 1 ms timer in Node).
+function checkDelay(delayMs: number, error: unknown): void {
+  if (typeof delayMs !== 'number' || !Number.isFinite(delayMs) || delayMs < 0) {
+    throw new InvalidArgumentError(
+      `retry policy returned delay ${String(delayMs)}; a delay must be a finite number >= 0 ` +
+        `or undefined to stop`,
+      { cause: error },
+    );
+  }
+}
+
+// Settles like `promise`, or rejects with the abort reason as soon as `signal` aborts. Whatever
+// `promise` does afterwards is still observed, so a late rejection is never unhandled.
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  return new Promise<T>((resolve, reject) => {
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged
+    const onAbort = (): void => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,32 @@
+import { validateCount, validateNonNegativeNumber } from '../paths/validate-number.js';
+import type { RetryAttempt, RetryPolicy } from './retry-policy.js';
+
+/** Options of {@link RetryNTimes}. */
+export interface RetryNTimesOptions {
+  /** How many times to retry after the first failure (0: never). Required. */
+  n: number;
+  /** The fixed sleep before every retry. Required. */
+  sleepBetweenRetriesMs: number;
+}
+
+/**
+ * Retries up to `n` times, sleeping the same `sleepBetweenRetriesMs` before each (Curator's
+ * `RetryNTimes`).
+ *
+ * @example new RetryNTimes({ n: 5, sleepBetweenRetriesMs: 200 })
+ */
+export class RetryNTimes implements RetryPolicy {
+  readonly n: number;
+  readonly sleepBetweenRetriesMs: number;
+
+  constructor(options: RetryNTimesOptions) {
+    validateCount('n', options.n);
+    validateNonNegativeNumber('sleepBetweenRetriesMs', options.sleepBetweenRetriesMs);
+    this.n = options.n;
+    this.sleepBetweenRetriesMs = options.sleepBetweenRetriesMs;
+  }
+
+  nextDelayMs(attempt: RetryAttempt): number | undefined {
+    return attempt.retryCount < this.n ? this.sleepBetweenRetriesMs : undefined;
+  }
+}

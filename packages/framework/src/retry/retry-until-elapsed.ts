@@ -1,0 +1,34 @@
+import { validateNonNegativeNumber } from '../paths/validate-number.js';
+import type { RetryAttempt, RetryPolicy } from './retry-policy.js';
+
+/** Options of {@link RetryUntilElapsed}. */
+export interface RetryUntilElapsedOptions {
+  /** No retry starts once this long has passed since the first attempt. Required. */
+  maxElapsedTimeMs: number;
+  /** The fixed sleep before every retry. Required. */
+  sleepBetweenRetriesMs: number;
+}
+
+/**
+ * Retries, `sleepBetweenRetriesMs` apart, while less than `maxElapsedTimeMs` has passed since
+ * the first attempt (Curator's `RetryUntilElapsed`). As in Curator, the last sleep is not
+ * shortened, so the whole operation may take up to about `maxElapsedTimeMs` plus one sleep and
+ * one attempt.
+ *
+ * @example new RetryUntilElapsed({ maxElapsedTimeMs: 60_000, sleepBetweenRetriesMs: 1000 })
+ */
+export class RetryUntilElapsed implements RetryPolicy {
+  readonly maxElapsedTimeMs: number;
+  readonly sleepBetweenRetriesMs: number;
+
+  constructor(options: RetryUntilElapsedOptions) {
+    validateNonNegativeNumber('maxElapsedTimeMs', options.maxElapsedTimeMs);
+    validateNonNegativeNumber('sleepBetweenRetriesMs', options.sleepBetweenRetriesMs);
+    this.maxElapsedTimeMs = options.maxElapsedTimeMs;
+    this.sleepBetweenRetriesMs = options.sleepBetweenRetriesMs;
+  }
+
+  nextDelayMs(attempt: RetryAttempt): number | undefined {
+    return attempt.elapsedMs < this.maxElapsedTimeMs ? this.sleepBetweenRetriesMs : undefined;
+  }
+}

@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { describe, it, mock } from 'node:test';
+
+import { abortableSleep } from '../../src/retry/abortable-sleep.js';
+
+/** Lets settled promises run their callbacks. */
+const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('abortableSleep', () => {
+  it('chains timers for sleeps longer than one Node timer allows (2^31 - 1 ms)', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    let done = false;
+    void abortableSleep(3_000_000_000).then(() => (done = true));
+    t.mock.timers.tick(2_147_483_647);
+    await flush();
+    assert.equal(done, false);
+    t.mock.timers.tick(3_000_000_000 - 2_147_483_647 - 1);
+    await flush();
+    assert.equal(done, false);
+    t.mock.timers.tick(1);
+    await flush();
+    assert.equal(done, true);
+  });
+
+  it('rejects with the reason when aborted, and at once when already aborted', async () => {
+    const reason = new Error('stop');
+    await assert.rejects(
+      abortableSleep(60_000, AbortSignal.abort(reason)),
+      (err) => err === reason,
+    );
+    const controller = new AbortController();
+    const sleeping = abortableSleep(60_000, controller.signal);
+    controller.abort(reason);
+    await assert.rejects(sleeping, (err) => err === reason);
+  });
+
+  it('removes its abort listener once it has slept', async () => {
+    const controller = new AbortController();
+    const removed = mock.method(controller.signal, 'removeEventListener');
+    await abortableSleep(0, controller.signal);
+    assert.equal(removed.mock.callCount(), 1);
+  });
+});
