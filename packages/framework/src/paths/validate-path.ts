@@ -1,0 +1,95 @@
+import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
+import { describeValue } from './validate-number.js';
+
+/**
+ * The longest path we send, in UTF-8 bytes (a sequential node's 10-digit suffix included).
+ * ZooKeeper has no path limit of its own; the path simply counts against the request's
+ * 1 MB budget (jute.maxbuffer), and {@link MAX_NODE_DATA_BYTES} reserves room for a path this
+ * long. 4096 is Linux's PATH_MAX: generous for real trees, small enough to keep the data budget.
+ */
+export const MAX_PATH_BYTES = 4096;
+
+/** Options of {@link validatePath}. */
+export interface ValidatePathOptions {
+  /** Whether "/" itself is acceptable (fine for reads, not for create or delete). Default: true. */
+  allowRoot?: boolean | undefined;
+  /**
+   * The path is the prefix of a sequential create: the server appends a counter, so "/a/" and
+   * "/a/." are valid (ZooKeeper checks the path with a digit appended). Default: false.
+   */
+  sequential?: boolean | undefined;
+}
+
+// ZooKeeper's PathUtils rejects these UTF-16 code units; any character outside the Basic
+// Multilingual Plane is among them, since its surrogates fall in D800-DFFF.
+function isInvalidCharacter(c: number): boolean {
+  return (
+    (c > 0x0000 && c <= 0x001f) ||
+    (c >= 0x007f && c <= 0x009f) ||
+    (c >= 0xd800 && c <= 0xf8ff) ||
+    (c >= 0xfff0 && c <= 0xffff)
+  );
+}
+
+function hex(c: number): string {
+  return `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/**
+ * Asserts `path` is a valid znode path by ZooKeeper's own rules (`PathUtils.validatePath`), so
+ * bad input fails here with a precise InvalidArgumentError instead of at the server. Rejected:
+ * not a string; empty; relative (no leading "/"); a trailing "/" (except the root); an empty
+ * node name ("//"); "." or ".." as a node name; the null character and the characters
+ * ZooKeeper forbids (U+0001-U+001F, U+007F-U+009F, U+D800-U+F8FF, U+FFF0-U+FFFF); longer than
+ * {@link MAX_PATH_BYTES} UTF-8 bytes.
+ *
+ * @example validatePath('/app/locks/lock-', { sequential: true, allowRoot: false })
+ */
+export function validatePath(
+  path: unknown,
+  options: ValidatePathOptions = {},
+): asserts path is string {
+  const { allowRoot = true, sequential = false } = options;
+  if (typeof path !== 'string') {
+    throw new InvalidArgumentError(`path must be a string; got ${describeValue(path)}`);
+  }
+  const fail = (detail: string): never => {
+    throw new InvalidArgumentError(detail, { path });
+  };
+  if (path.length === 0) fail('path must not be empty');
+  if (!path.startsWith('/')) fail('path must start with "/" (ZooKeeper has no relative paths)');
+
+  // Like ZooKeeper, check what the server will hold: a sequential path gets a digit appended.
+  const checked = sequential ? `${path}1` : path;
+  if (checked === '/') {
+    if (!allowRoot) fail('the root "/" is not allowed here; name a node below it');
+    return;
+  }
+  if (checked.endsWith('/')) fail('path must not end with "/"');
+
+  let segmentStart = 1;
+  for (let i = 1; i <= checked.length; i++) {
+    const c = i < checked.length ? checked.charCodeAt(i) : 0x2f;
+    if (c === 0x2f) {
+      const segment = checked.slice(segmentStart, i);
+      if (segment === '') fail(`empty node name ("//") at index ${i}`);
+      if (segment === '.' || segment === '..') {
+        fail(`"${segment}" is not allowed as a node name (index ${segmentStart})`);
+      }
+      segmentStart = i + 1;
+    } else if (c === 0) {
+      fail(`null character at index ${i}`);
+    } else if (isInvalidCharacter(c)) {
+      fail(`character ${hex(c)} at index ${i} is not allowed by ZooKeeper`);
+    }
+  }
+
+  // The server's name for a sequential node is 10 digits longer than what we send.
+  const bytes = Buffer.byteLength(path, 'utf8') + (sequential ? 10 : 0);
+  if (bytes > MAX_PATH_BYTES) {
+    fail(
+      `path is ${bytes} bytes in UTF-8${sequential ? ' with its sequence suffix' : ''}; ` +
+        `the limit is ${MAX_PATH_BYTES} bytes`,
+    );
+  }
+}
