@@ -1,0 +1,63 @@
+import type { Observable } from 'rxjs';
+import type { Logger } from '../logging/logger.js';
+import type { RetryPolicy } from '../retry/retry-policy.js';
+import type {
+  ConnectionState,
+  ConnectionStateChange,
+  ErrorPolicy,
+} from '../state/connection-state.js';
+import type { ZooKeeperOperations } from '../zk/zookeeper-operations.js';
+import type { Acl, SessionCredentials } from '../zk/zookeeper-types.js';
+
+/** Chooses ACLs for nodes the client creates (Curator's ACLProvider). */
+export interface AclProvider {
+  /** ACL for `path` (full path, namespace applied); return undefined for the default. */
+  aclForPath?(path: string): readonly Acl[] | undefined;
+  defaultAcl(): readonly Acl[];
+}
+
+/** A failure that had no caller to reject: a throwing listener or watcher, a background retry. */
+export interface UnhandledError {
+  readonly error: unknown;
+  /** Where it happened, e.g. 'stateChanged listener', 'guaranteed delete /a/b'. */
+  readonly context: string;
+}
+
+/**
+ * What the client layer (operations, namespaces, guaranteed deletes) needs from the
+ * connection machinery. One context is shared by a client and all its namespace views.
+ */
+export interface ClientContext {
+  /** Single attempts with parking and deadlines; the client adds validation and retries. */
+  readonly ops: ZooKeeperOperations;
+  readonly retryPolicy: RetryPolicy;
+  readonly logger: Logger;
+  /** Which states recipes must treat as "what I held may be gone". */
+  readonly errorPolicy: ErrorPolicy;
+  readonly aclProvider: AclProvider;
+  /** Replays the current state to new subscribers. */
+  readonly connectionStates: Observable<ConnectionState>;
+  readonly connectionStateChanges: Observable<ConnectionStateChange>;
+  /** Undefined until the first connection. */
+  currentConnectionState(): ConnectionState | undefined;
+  /** Current session id, undefined before the first connect. */
+  currentSessionId(): bigint | undefined;
+  sessionCredentials(): SessionCredentials | undefined;
+  /** Background failures (watcher callbacks, guaranteed deletes): never unhandled rejections. */
+  reportUnhandledError(error: unknown, context: string): void;
+  /** The stream `reportUnhandledError` feeds (also logged at error). */
+  readonly unhandledErrors: Observable<UnhandledError>;
+  /** Aborted when the client closes; background work stops on it. */
+  readonly closedSignal: AbortSignal;
+}
+
+/** Start/stop of the shared connection, owned by createFramework. */
+export interface ClientLifecycle {
+  start(): Promise<void>;
+  /** Closes the session (ephemerals go at once) and stops background work; twice is a no-op. */
+  close(): Promise<void>;
+  /** Resolves true once connected, false when `timeoutMs` passes first. */
+  blockUntilConnected(timeoutMs: number | undefined): Promise<boolean>;
+  readonly started: boolean;
+  readonly closed: boolean;
+}

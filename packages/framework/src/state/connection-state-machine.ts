@@ -1,0 +1,132 @@
+import { ReplaySubject, Subject, type Observable, type Subscription } from 'rxjs';
+import type { Logger } from '../logging/logger.js';
+import type { ConnectionEvent } from '../zk/connection-event.js';
+import {
+  ConnectionState,
+  isConnectedState,
+  type ConnectionStateChange,
+} from './connection-state.js';
+
+export interface ConnectionStateMachineOptions {
+  readonly events: Observable<ConnectionEvent>;
+  /** Simulated session loss: LOST after SUSPENDED lasts negotiated timeout x percent / 100. */
+  readonly sessionExpirationPercent: number;
+  /** Called when the simulated timer declares the session lost: start a new one. */
+  readonly onSimulatedLoss: () => void;
+  readonly logger: Logger;
+}
+
+/**
+ * Turns the connection's low-level events into Curator's states:
+ * CONNECTED once, SUSPENDED when the connection is gone or unproven, LOST when the server says
+ * the session expired or when SUSPENDED outlasts the session (a partitioned client never hears
+ * of its expiry, so it must assume it), RECONNECTED on every return after SUSPENDED or LOST.
+ */
+export class ConnectionStateMachine {
+  readonly #options: ConnectionStateMachineOptions;
+  readonly #states = new ReplaySubject<ConnectionState>(1);
+  readonly #changes = new Subject<ConnectionStateChange>();
+  readonly #subscription: Subscription;
+  #state: ConnectionState | undefined;
+  #sessionId: bigint | undefined;
+  #sessionTimeoutMs = 0;
+  #lostTimer: NodeJS.Timeout | undefined;
+
+  constructor(options: ConnectionStateMachineOptions) {
+    this.#options = options;
+    this.#subscription = options.events.subscribe({
+      next: (event) => this.#onEvent(event),
+      complete: () => this.#complete(),
+    });
+  }
+
+  get state(): ConnectionState | undefined {
+    return this.#state;
+  }
+
+  /** Replays the current state to late subscribers. */
+  get states(): Observable<ConnectionState> {
+    return this.#states;
+  }
+
+  get changes(): Observable<ConnectionStateChange> {
+    return this.#changes;
+  }
+
+  /** Stops timers and completes the streams (on client close). */
+  close(): void {
+    this.#subscription.unsubscribe();
+    this.#complete();
+  }
+
+  #onEvent(event: ConnectionEvent): void {
+    switch (event.type) {
+      case 'connected':
+        this.#onConnected(event.sessionId, event.sessionTimeoutMs, event.newSession);
+        return;
+      case 'disconnected':
+        this.#onDisconnected(event.reason);
+        return;
+      case 'expired':
+        this.#cancelLostTimer();
+        if (this.#state !== ConnectionState.LOST) this.#publish(ConnectionState.LOST, false);
+        return;
+      case 'authFailed':
+        return;
+    }
+  }
+
+  #onConnected(sessionId: bigint, sessionTimeoutMs: number, newSession: boolean): void {
+    this.#cancelLostTimer();
+    this.#sessionTimeoutMs = sessionTimeoutMs;
+    const previous = this.#state;
+    this.#sessionId = sessionId;
+    if (previous === undefined) {
+      this.#publish(ConnectionState.CONNECTED, false);
+      return;
+    }
+    if (isConnectedState(previous)) return;
+    // A new session means the old one is gone, whether or not we had said so yet.
+    if (newSession && previous !== ConnectionState.LOST) {
+      this.#publish(ConnectionState.LOST, false);
+    }
+    this.#publish(ConnectionState.RECONNECTED, newSession || previous === ConnectionState.LOST);
+  }
+
+  #onDisconnected(reason: string): void {
+    if (this.#state === undefined || !isConnectedState(this.#state)) return;
+    this.#publish(ConnectionState.SUSPENDED, false, reason);
+    const lostAfterMs = Math.round(
+      (this.#sessionTimeoutMs * this.#options.sessionExpirationPercent) / 100,
+    );
+    this.#lostTimer = setTimeout(() => {
+      this.#lostTimer = undefined;
+      if (this.#state !== ConnectionState.SUSPENDED) return;
+      this.#publish(
+        ConnectionState.LOST,
+        false,
+        `suspended for ${lostAfterMs} ms (${this.#options.sessionExpirationPercent}% of the session timeout)`,
+      );
+      this.#options.onSimulatedLoss();
+    }, lostAfterMs);
+  }
+
+  #publish(state: ConnectionState, newSession: boolean, reason?: string): void {
+    this.#state = state;
+    const meta = reason === undefined ? {} : { reason };
+    this.#options.logger.info(`connection state ${state}`, meta);
+    this.#changes.next({ state, sessionId: this.#sessionId, newSession });
+    this.#states.next(state);
+  }
+
+  #cancelLostTimer(): void {
+    clearTimeout(this.#lostTimer);
+    this.#lostTimer = undefined;
+  }
+
+  #complete(): void {
+    this.#cancelLostTimer();
+    this.#changes.complete();
+    this.#states.complete();
+  }
+}

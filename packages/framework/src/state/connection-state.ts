@@ -1,0 +1,49 @@
+/**
+ * Curator's connection states.
+ * - CONNECTED: the first successful connection only.
+ * - SUSPENDED: the connection is gone (or unproven); the session may still be alive.
+ * - RECONNECTED: connected again after SUSPENDED or LOST (same or new session).
+ * - LOST: the session is considered gone (server said so, or the simulated timer fired).
+ * - READ_ONLY: connected to a read-only server (not offered by the wire client; never emitted today).
+ */
+export const ConnectionState = {
+  CONNECTED: 'CONNECTED',
+  SUSPENDED: 'SUSPENDED',
+  RECONNECTED: 'RECONNECTED',
+  LOST: 'LOST',
+  READ_ONLY: 'READ_ONLY',
+} as const;
+export type ConnectionState = (typeof ConnectionState)[keyof typeof ConnectionState];
+
+/** Which states a recipe treats as "the hold may be gone" (Curator's ConnectionStateErrorPolicy). */
+export const ErrorPolicy = {
+  /** SUSPENDED and LOST are errors (Curator's StandardConnectionStateErrorPolicy). */
+  STANDARD: 'standard',
+  /** Only LOST is an error (Curator's SessionConnectionStateErrorPolicy). */
+  SESSION: 'session',
+} as const;
+export type ErrorPolicy = (typeof ErrorPolicy)[keyof typeof ErrorPolicy];
+
+/** True when `state` means a recipe must assume it lost what it held, under `policy`. */
+export function isErrorState(state: ConnectionState, policy: ErrorPolicy): boolean {
+  if (state === ConnectionState.LOST) return true;
+  return policy === ErrorPolicy.STANDARD && state === ConnectionState.SUSPENDED;
+}
+
+/** True when `state` means the client is connected. */
+export function isConnectedState(state: ConnectionState): boolean {
+  return (
+    state === ConnectionState.CONNECTED ||
+    state === ConnectionState.RECONNECTED ||
+    state === ConnectionState.READ_ONLY
+  );
+}
+
+/** A state change as listeners and the stream see it. */
+export interface ConnectionStateChange {
+  readonly state: ConnectionState;
+  /** The session id in force when the change happened (undefined before the first connect). */
+  readonly sessionId: bigint | undefined;
+  /** True for RECONNECTED when the session is a different one than before. */
+  readonly newSession: boolean;
+}

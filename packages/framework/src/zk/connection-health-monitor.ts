@@ -1,0 +1,119 @@
+export interface ConnectionHealthMonitorOptions {
+  /** The requested session timeout; replaced by the negotiated one once connected. */
+  readonly sessionTimeoutMs: number;
+  readonly serverCount: number;
+  /** Sends a cheap request; resolves true when the server answered. */
+  readonly probe: () => Promise<boolean>;
+  /** No reply for too long while connected: the connection must be replaced. */
+  readonly onDead: (reason: string) => void;
+  /** A connection attempt whose handshake has not completed in time: move to the next host. */
+  readonly onHandshakeStuck: () => void;
+  /** Identity of the current socket (a new object = a new connection attempt). */
+  readonly currentSocket: () => object | undefined;
+}
+
+/**
+ * nzc has no read timeout: a hung (SIGSTOP) or silent server leaves it "connected" forever, and
+ * a host that accepts TCP but never answers the handshake blocks it (its connect timer stops at
+ * TCP connect). This monitor closes both gaps:
+ * - connected: any reply counts as a heartbeat; after a third of the negotiated timeout without
+ *   one it sends a probe, and after two thirds without one the connection is declared dead
+ *   (ZooKeeper's own client uses the same read timeout);
+ * - connecting: an attempt still not through its handshake after sessionTimeout / #servers is
+ *   dropped so the next host is tried.
+ */
+export class ConnectionHealthMonitor {
+  readonly #options: ConnectionHealthMonitorOptions;
+  #sessionTimeoutMs: number;
+  #timer: NodeJS.Timeout | undefined;
+  #connected = false;
+  #lastTrafficAt = 0;
+  #probing = false;
+  #attemptSocket: object | undefined;
+  #attemptStartedAt = 0;
+
+  constructor(options: ConnectionHealthMonitorOptions) {
+    this.#options = options;
+    this.#sessionTimeoutMs = options.sessionTimeoutMs;
+  }
+
+  get readTimeoutMs(): number {
+    return Math.floor((this.#sessionTimeoutMs * 2) / 3);
+  }
+
+  get connectTimeoutMs(): number {
+    return Math.max(500, Math.floor(this.#sessionTimeoutMs / this.#options.serverCount));
+  }
+
+  start(): void {
+    this.#schedule();
+  }
+
+  stop(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  trafficSeen(): void {
+    this.#lastTrafficAt = performance.now();
+  }
+
+  connected(negotiatedSessionTimeoutMs: number): void {
+    if (negotiatedSessionTimeoutMs > 0) this.#sessionTimeoutMs = negotiatedSessionTimeoutMs;
+    this.#connected = true;
+    this.trafficSeen();
+  }
+
+  disconnected(): void {
+    this.#connected = false;
+    this.#attemptSocket = undefined;
+  }
+
+  /** Sends a probe at once (after a suspected stall). */
+  probeNow(): void {
+    this.#sendProbe();
+  }
+
+  #schedule(): void {
+    // Tick often enough to act within ~10% of the deadlines, but not more than every 50 ms.
+    const tickMs = Math.max(50, Math.min(1000, Math.floor(this.#sessionTimeoutMs / 10)));
+    this.#timer = setTimeout(() => {
+      this.#tick();
+      if (this.#timer) this.#schedule();
+    }, tickMs);
+    this.#timer.unref();
+  }
+
+  #tick(): void {
+    const now = performance.now();
+    if (this.#connected) {
+      const silentMs = now - this.#lastTrafficAt;
+      if (silentMs > this.readTimeoutMs) {
+        this.#connected = false;
+        this.#options.onDead(`no reply from the server for ${Math.round(silentMs)} ms`);
+      } else if (silentMs > this.#sessionTimeoutMs / 3) {
+        this.#sendProbe();
+      }
+      return;
+    }
+    const socket = this.#options.currentSocket();
+    if (socket !== this.#attemptSocket) {
+      this.#attemptSocket = socket;
+      this.#attemptStartedAt = now;
+    } else if (socket && now - this.#attemptStartedAt > this.connectTimeoutMs) {
+      this.#attemptSocket = undefined;
+      this.#options.onHandshakeStuck();
+    }
+  }
+
+  #sendProbe(): void {
+    if (this.#probing) return;
+    this.#probing = true;
+    this.#options
+      .probe()
+      .catch(() => false)
+      .finally(() => {
+        this.#probing = false;
+      });
+  }
+}

@@ -1,0 +1,377 @@
+/**
+ * The only module that loads node-zookeeper-client (nzc). It turns one nzc client into a typed,
+ * promise-returning `NzcHandle` and closes the library's sharp edges that can be closed from
+ * here (see DESIGN.md section 2); the rest (heartbeat, watchdog, parking, new sessions) is the
+ * connection's job, which talks to nzc only through this handle.
+ */
+import { createRequire } from 'node:module';
+import { errorFromCode } from '../errors/error-from-code.js';
+import type { ZooKeeperError } from '../errors/zookeeper-error.js';
+import type {
+  NzcAcl,
+  NzcClient,
+  NzcClientOptions,
+  NzcException,
+  NzcState,
+  NzcStat,
+  NzcTransactionResult,
+  NzcWatcher,
+} from './nzc-types.js';
+import type {
+  Acl,
+  CreateMode,
+  Stat,
+  WatchEventType,
+  WireTransactionOp,
+  WireTransactionResult,
+} from './zookeeper-types.js';
+import { TransactionFailedError } from '../client/transaction-failed-error.js';
+
+const require = createRequire(import.meta.url);
+
+interface NzcModule {
+  createClient(connectString: string, options: NzcClientOptions): NzcClient;
+  ACL: new (permission: number, id: unknown) => unknown;
+  Id: new (scheme: string, id: string) => unknown;
+}
+interface NzcExceptionModule {
+  (code: number, name: string, path: string | undefined, ctor: unknown): void;
+  prototype: object;
+  create(code: number, path?: string): NzcException;
+}
+
+const nzc = require('node-zookeeper-client') as NzcModule;
+const nzcException = require('node-zookeeper-client/lib/Exception.js') as NzcExceptionModule;
+
+/*
+ * nzc's Exception.create throws on codes it does not know (SESSION_MOVED -118, QUOTA_EXCEEDED
+ * -125, THROTTLED_OP -127, ...) and it calls it inside its socket data handler, where the throw
+ * kills the process. Replace it once with a version that never throws: unknown codes become an
+ * Exception-shaped object carrying the number, which errorFromCode maps to a typed error.
+ */
+const originalCreate = nzcException.create.bind(nzcException);
+nzcException.create = (code: number, path?: string): NzcException => {
+  try {
+    return originalCreate(code, path);
+  } catch {
+    const error = Object.create(nzcException.prototype) as NzcException & {
+      code: number;
+      name: string;
+      message: string;
+      path: string | undefined;
+    };
+    Object.assign(error, { code, name: `CODE_${code}`, path, message: `Exception: [${code}]` });
+    return error;
+  }
+};
+
+const NZC_MODE: Record<CreateMode, number> = {
+  PERSISTENT: 0,
+  EPHEMERAL: 1,
+  PERSISTENT_SEQUENTIAL: 2,
+  EPHEMERAL_SEQUENTIAL: 3,
+};
+
+const NZC_EVENT: Record<number, WatchEventType> = {
+  1: 'NODE_CREATED',
+  2: 'NODE_DELETED',
+  3: 'NODE_DATA_CHANGED',
+  4: 'NODE_CHILDREN_CHANGED',
+};
+
+/** nzc's op codes inside a multi. */
+const OP = { create: 1, delete: 2, setData: 5, check: 13, error: -1 } as const;
+
+/** What the handle reports about its connection, in nzc's terms. */
+export type NzcHandleEvent = 'connected' | 'disconnected' | 'expired' | 'authFailed';
+
+export interface NzcHandleOptions {
+  connectString: string;
+  sessionTimeoutMs: number;
+  /** Upper bound of nzc's random pause after every server was tried once. */
+  spinDelayMs: number;
+  authInfo: readonly { scheme: string; auth: Buffer }[];
+  onEvent: (event: NzcHandleEvent) => void;
+  /** Called for every reply (and event) from the server: proof the connection is alive. */
+  onTraffic: () => void;
+}
+
+function toBigInt(long: Buffer): bigint {
+  return long.readBigInt64BE(0);
+}
+
+export function statFromNzc(stat: NzcStat): Stat {
+  return {
+    czxid: toBigInt(stat.czxid),
+    mzxid: toBigInt(stat.mzxid),
+    pzxid: toBigInt(stat.pzxid),
+    ctime: Number(toBigInt(stat.ctime)),
+    mtime: Number(toBigInt(stat.mtime)),
+    version: stat.version,
+    cversion: stat.cversion,
+    aversion: stat.aversion,
+    ephemeralOwner: toBigInt(stat.ephemeralOwner),
+    dataLength: stat.dataLength,
+    numChildren: stat.numChildren,
+  };
+}
+
+function toNzcAcls(acl: readonly Acl[]): unknown[] {
+  return acl.map((entry) => new nzc.ACL(entry.perms, new nzc.Id(entry.id.scheme, entry.id.id)));
+}
+
+function wireError(error: NzcException, path: string | undefined): ZooKeeperError {
+  return errorFromCode(error.code, { path, cause: error });
+}
+
+/**
+ * One nzc client = one connection attempt chain bound to one session. Never retries by itself
+ * (nzc's `retries` is 0: it re-sends writes the server already applied).
+ */
+export class NzcHandle {
+  readonly #client: NzcClient;
+  #closed = false;
+
+  constructor(options: NzcHandleOptions, resume?: { sessionId: bigint; password: Buffer }) {
+    const nzcOptions: NzcClientOptions = {
+      sessionTimeout: options.sessionTimeoutMs,
+      spinDelay: options.spinDelayMs,
+      retries: 0,
+    };
+    if (resume) {
+      const id = Buffer.alloc(8);
+      id.writeBigInt64BE(resume.sessionId);
+      nzcOptions.sessionId = id;
+      nzcOptions.sessionPassword = resume.password;
+    }
+    this.#client = nzc.createClient(options.connectString, nzcOptions);
+    // Credentials registered before connect() are sent right after every handshake, ahead of
+    // anything the connection releases once it sees 'connected'.
+    for (const { scheme, auth } of options.authInfo) this.#client.addAuthInfo(scheme, auth);
+    this.#client.on('state', (state: NzcState) => {
+      if (this.#closed) return;
+      options.onTraffic();
+      const event = HANDLE_EVENT[state.name];
+      if (event) options.onEvent(event);
+    });
+    this.#onTraffic = options.onTraffic;
+  }
+
+  readonly #onTraffic: () => void;
+
+  connect(): void {
+    this.#client.connect();
+  }
+
+  get sessionId(): bigint {
+    return this.#client.getSessionId().readBigInt64BE(0);
+  }
+
+  get sessionPassword(): Buffer {
+    return this.#client.getSessionPassword();
+  }
+
+  get negotiatedSessionTimeoutMs(): number {
+    return this.#client.getSessionTimeout();
+  }
+
+  /**
+   * Identity of the current socket. A new object means a new connection attempt; the
+   * connection's watchdog uses it to time a handshake that never completes.
+   */
+  get socket(): object | undefined {
+    return this.#client.connectionManager.socket;
+  }
+
+  /** Drops the TCP connection; nzc then fails in-flight requests and tries the next server. */
+  dropConnection(): void {
+    this.#client.connectionManager.socket?.destroy();
+  }
+
+  /**
+   * Closes the session on the server (its ephemerals vanish at once), waiting up to `waitMs`
+   * for the server to hang up, then stops the handle for good.
+   */
+  async closeSession(waitMs: number): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (waitMs > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, waitMs);
+        this.#client.on('state', (state) => {
+          if (state.name !== 'DISCONNECTED') return;
+          clearTimeout(timer);
+          resolve();
+        });
+        this.#client.close();
+      });
+    } else {
+      this.#client.close();
+    }
+    this.#client.removeAllListeners();
+    this.dropConnection();
+  }
+
+  /** Stops this handle for good without waiting for the server: the session is given up. */
+  abandon(): void {
+    void this.closeSession(0);
+  }
+
+  create(path: string, data: Buffer, acl: readonly Acl[], mode: CreateMode): Promise<string> {
+    return new Promise((resolve, reject) => {
+      this.#client.create(path, data, toNzcAcls(acl), NZC_MODE[mode], (error, created) => {
+        this.#onTraffic();
+        if (error) reject(wireError(error, path));
+        else resolve(created);
+      });
+    });
+  }
+
+  delete(path: string, version: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#client.remove(path, version, (error) => {
+        this.#onTraffic();
+        if (error) reject(wireError(error, path));
+        else resolve();
+      });
+    });
+  }
+
+  exists(path: string, watcher?: NzcWatcher): Promise<Stat | null> {
+    return new Promise((resolve, reject) => {
+      this.#client.exists(path, watcher, (error, stat) => {
+        this.#onTraffic();
+        if (error) reject(wireError(error, path));
+        else resolve(stat ? statFromNzc(stat) : null);
+      });
+    });
+  }
+
+  getData(path: string, watcher?: NzcWatcher): Promise<{ data: Buffer; stat: Stat }> {
+    return new Promise((resolve, reject) => {
+      this.#client.getData(path, watcher, (error, data, stat) => {
+        this.#onTraffic();
+        if (error) reject(wireError(error, path));
+        else resolve({ data: data ?? Buffer.alloc(0), stat: statFromNzc(stat) });
+      });
+    });
+  }
+
+  setData(path: string, data: Buffer, version: number): Promise<Stat> {
+    return new Promise((resolve, reject) => {
+      this.#client.setData(path, data, version, (error, stat) => {
+        this.#onTraffic();
+        if (error) reject(wireError(error, path));
+        else resolve(statFromNzc(stat));
+      });
+    });
+  }
+
+  getChildren(path: string, watcher?: NzcWatcher): Promise<{ children: string[]; stat: Stat }> {
+    return new Promise((resolve, reject) => {
+      this.#client.getChildren(path, watcher, (error, children, stat) => {
+        this.#onTraffic();
+        if (error) reject(wireError(error, path));
+        else resolve({ children, stat: statFromNzc(stat) });
+      });
+    });
+  }
+
+  getAcl(path: string): Promise<{ acl: Acl[]; stat: Stat }> {
+    return new Promise((resolve, reject) => {
+      this.#client.getACL(path, (error, acls: NzcAcl[], stat) => {
+        this.#onTraffic();
+        if (error) reject(wireError(error, path));
+        else
+          resolve({
+            acl: acls.map((a) => ({
+              perms: a.permission,
+              id: { scheme: a.id.scheme, id: a.id.id },
+            })),
+            stat: statFromNzc(stat),
+          });
+      });
+    });
+  }
+
+  setAcl(path: string, acl: readonly Acl[], version: number): Promise<Stat> {
+    return new Promise((resolve, reject) => {
+      this.#client.setACL(path, toNzcAcls(acl), version, (error, stat) => {
+        this.#onTraffic();
+        if (error) reject(wireError(error, path));
+        else resolve(statFromNzc(stat));
+      });
+    });
+  }
+
+  multi(ops: readonly WireTransactionOp[]): Promise<WireTransactionResult[]> {
+    const transaction = this.#client.transaction();
+    // Pushed directly: nzc's builder methods rewrite version 0 to -1 (`version || -1`), which
+    // would turn a conditional delete/check into an unconditional one.
+    for (const op of ops) transaction.ops.push(toNzcMultiOp(op));
+    return new Promise((resolve, reject) => {
+      transaction.commit((error, results) => {
+        this.#onTraffic();
+        const failed = (results ?? []).some((r) => r.type === OP.error && r.err !== 0);
+        if (failed)
+          reject(
+            TransactionFailedError.fromResults(
+              results.map((r) => r.err ?? 0),
+              ops,
+            ),
+          );
+        else if (error) reject(wireError(error, undefined));
+        else resolve(results.map((r, i) => fromNzcMultiResult(r, ops[i])));
+      });
+    });
+  }
+}
+
+const HANDLE_EVENT: Record<string, NzcHandleEvent> = {
+  SYNC_CONNECTED: 'connected',
+  CONNECTED_READ_ONLY: 'connected',
+  DISCONNECTED: 'disconnected',
+  EXPIRED: 'expired',
+  AUTH_FAILED: 'authFailed',
+};
+
+function toNzcMultiOp(op: WireTransactionOp): Record<string, unknown> {
+  switch (op.type) {
+    case 'create':
+      return {
+        type: OP.create,
+        path: op.path,
+        data: op.data,
+        acls: toNzcAcls(op.acl),
+        mode: NZC_MODE[op.mode],
+      };
+    case 'delete':
+      return { type: OP.delete, path: op.path, version: op.version };
+    case 'setData':
+      return { type: OP.setData, path: op.path, data: op.data, version: op.version };
+    case 'check':
+      return { type: OP.check, path: op.path, version: op.version };
+  }
+}
+
+function fromNzcMultiResult(
+  result: NzcTransactionResult,
+  op: WireTransactionOp | undefined,
+): WireTransactionResult {
+  switch (op?.type) {
+    case 'create':
+      return { type: 'create', path: result.path ?? op.path };
+    case 'setData':
+      if (!result.stat) throw new Error('multi setData result without a stat');
+      return { type: 'setData', stat: statFromNzc(result.stat) };
+    case 'delete':
+      return { type: 'delete' };
+    default:
+      return { type: 'check' };
+  }
+}
+
+/** Maps nzc's event type numbers; undefined for anything else. */
+export function watchEventTypeOf(type: number): WatchEventType | undefined {
+  return NZC_EVENT[type];
+}

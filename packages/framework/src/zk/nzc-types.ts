@@ -1,0 +1,112 @@
+/**
+ * Our own typing of the parts of node-zookeeper-client 1.1.3 the adapter uses, including a
+ * few internals (the connection manager's socket and state) that the adapter needs to force a
+ * reconnect and to watch the handshake. `@types/node-zookeeper-client` is wrong in places
+ * (longs are 8-byte Buffers, callbacks get `Exception` objects with numeric codes).
+ */
+import type { Socket } from 'node:net';
+
+export type NzcCallback<T> = (error: NzcException | null, result: T) => void;
+
+export interface NzcException extends Error {
+  readonly code: number;
+  readonly name: string;
+  getCode(): number;
+}
+
+/** jute Stat: longs are 8-byte big-endian Buffers. */
+export interface NzcStat {
+  czxid: Buffer;
+  mzxid: Buffer;
+  ctime: Buffer;
+  mtime: Buffer;
+  version: number;
+  cversion: number;
+  aversion: number;
+  ephemeralOwner: Buffer;
+  dataLength: number;
+  numChildren: number;
+  pzxid: Buffer;
+}
+
+export interface NzcState {
+  readonly name: string;
+  readonly code: number;
+}
+
+export interface NzcEvent {
+  readonly type: number;
+  readonly name: string;
+  readonly path: string;
+}
+
+export type NzcWatcher = (event: NzcEvent) => void;
+
+export interface NzcId {
+  readonly scheme: string;
+  readonly id: string;
+}
+
+export interface NzcAcl {
+  readonly permission: number;
+  readonly id: NzcId;
+}
+
+export interface NzcTransactionResult {
+  readonly type: number;
+  readonly path?: string;
+  readonly stat?: NzcStat;
+  readonly err?: number;
+}
+
+export interface NzcTransaction {
+  /** Internal op list; we push ops ourselves (its setData/remove/check turn version 0 into -1). */
+  ops: Record<string, unknown>[];
+  commit(callback: NzcCallback<NzcTransactionResult[]>): void;
+}
+
+/** ConnectionManager internals: read-only use, except `socket.destroy()` to force a reconnect. */
+export interface NzcConnectionManager {
+  readonly state: number;
+  readonly socket: Socket | undefined;
+}
+
+export interface NzcClient {
+  readonly connectionManager: NzcConnectionManager;
+  connect(): void;
+  close(): void;
+  on(event: 'state', listener: (state: NzcState) => void): void;
+  removeAllListeners(): void;
+  getSessionId(): Buffer;
+  getSessionPassword(): Buffer;
+  getSessionTimeout(): number;
+  addAuthInfo(scheme: string, auth: Buffer): void;
+  create(path: string, data: Buffer, acls: unknown[], mode: number, cb: NzcCallback<string>): void;
+  remove(path: string, version: number, cb: (error: NzcException | null) => void): void;
+  exists(path: string, watcher: NzcWatcher | undefined, cb: NzcCallback<NzcStat | null>): void;
+  getData(
+    path: string,
+    watcher: NzcWatcher | undefined,
+    cb: (error: NzcException | null, data: Buffer | undefined, stat: NzcStat) => void,
+  ): void;
+  setData(path: string, data: Buffer, version: number, cb: NzcCallback<NzcStat>): void;
+  getChildren(
+    path: string,
+    watcher: NzcWatcher | undefined,
+    cb: (error: NzcException | null, children: string[], stat: NzcStat) => void,
+  ): void;
+  getACL(
+    path: string,
+    cb: (error: NzcException | null, acls: NzcAcl[], stat: NzcStat) => void,
+  ): void;
+  setACL(path: string, acls: unknown[], version: number, cb: NzcCallback<NzcStat>): void;
+  transaction(): NzcTransaction;
+}
+
+export interface NzcClientOptions {
+  sessionTimeout: number;
+  spinDelay: number;
+  retries: number;
+  sessionId?: Buffer;
+  sessionPassword?: Buffer;
+}

@@ -1,0 +1,327 @@
+import { Subject, type Observable } from 'rxjs';
+import {
+  ClosedError,
+  ConnectionLossError,
+  OperationTimeoutError,
+  SessionExpiredError,
+} from '../errors/zookeeper-error-classes.js';
+import { isConnectionLoss } from '../errors/predicates.js';
+import type { Logger } from '../logging/logger.js';
+import type { ConnectionEvent } from './connection-event.js';
+import { ConnectionHealthMonitor } from './connection-health-monitor.js';
+import { NzcHandle, type NzcHandleEvent } from './nzc-adapter.js';
+import type { NzcWatcher } from './nzc-types.js';
+import { WatchRegistry, type WatchKind } from './watch-registry.js';
+import type { ZooKeeperOperations } from './zookeeper-operations.js';
+import type {
+  Acl,
+  CreateMode,
+  SessionCredentials,
+  Stat,
+  Watcher,
+  WireTransactionOp,
+  WireTransactionResult,
+} from './zookeeper-types.js';
+
+export interface ZooKeeperConnectionOptions {
+  readonly connectString: string;
+  readonly sessionTimeoutMs: number;
+  /** How long an operation waits (parked) for a connection before CONNECTION_LOSS. */
+  readonly connectionTimeoutMs: number;
+  /** Deadline of a request the server has not answered; then OPERATION_TIMEOUT. */
+  readonly requestTimeoutMs: number;
+  readonly authInfo: readonly { scheme: string; auth: Buffer }[];
+  readonly watchBudgetBytes: number;
+  readonly logger: Logger;
+  readonly reportUnhandledError: (error: unknown, context: string) => void;
+}
+
+interface Parked {
+  resolve: (handle: NzcHandle) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * The live connection to the ensemble: owns the current nzc handle and replaces it when the
+ * session is gone (nzc never reconnects after expiry), parks operations while not connected and
+ * releases them only once the handshake and the re-sent credentials are out, puts a deadline on
+ * every request, and watches liveness (see ConnectionHealthMonitor).
+ */
+export class ZooKeeperConnection implements ZooKeeperOperations {
+  readonly #options: ZooKeeperConnectionOptions;
+  readonly #events = new Subject<ConnectionEvent>();
+  readonly #watches: WatchRegistry;
+  readonly #health: ConnectionHealthMonitor;
+  #handle: NzcHandle | undefined;
+  #connected = false;
+  #closed = false;
+  #lastSessionId: bigint | undefined;
+  #parked: Parked[] = [];
+
+  constructor(options: ZooKeeperConnectionOptions) {
+    this.#options = options;
+    this.#watches = new WatchRegistry(options.watchBudgetBytes, (error, path) =>
+      options.reportUnhandledError(error, `watcher on ${path}`),
+    );
+    this.#health = new ConnectionHealthMonitor({
+      sessionTimeoutMs: options.sessionTimeoutMs,
+      serverCount: options.connectString.split('/')[0]!.split(',').length,
+      probe: () => this.#probe(),
+      onDead: (reason) => this.#connectionDead(reason),
+      onHandshakeStuck: () => this.#handle?.dropConnection(),
+      currentSocket: () => this.#handle?.socket,
+    });
+  }
+
+  /** Low-level events for the state machine. */
+  get events(): Observable<ConnectionEvent> {
+    return this.#events;
+  }
+
+  get connected(): boolean {
+    return this.#connected;
+  }
+
+  get sessionId(): bigint | undefined {
+    return this.#lastSessionId;
+  }
+
+  get negotiatedSessionTimeoutMs(): number | undefined {
+    return this.#lastSessionId === undefined ? undefined : this.#handle?.negotiatedSessionTimeoutMs;
+  }
+
+  get watchBytesInUse(): number {
+    return this.#watches.usedBytes;
+  }
+
+  sessionCredentials(): SessionCredentials | undefined {
+    const handle = this.#handle;
+    if (!handle || this.#lastSessionId === undefined) return undefined;
+    return { sessionId: handle.sessionId, password: handle.sessionPassword };
+  }
+
+  start(): void {
+    this.#openHandle();
+    this.#health.start();
+  }
+
+  /**
+   * Gives up the current session (the simulated LOST, or the server's expiry) and starts a
+   * new one. Outstanding watches get SESSION_EXPIRED.
+   */
+  resetSession(reason: string): void {
+    if (this.#closed) return;
+    this.#options.logger.info('starting a new session', { reason });
+    this.#handle?.abandon();
+    this.#setDisconnected();
+    this.#watches.expireAll();
+    this.#openHandle();
+  }
+
+  /** Treat the connection as unproven (e.g. after an event-loop stall) until a reply arrives. */
+  suspect(reason: string): void {
+    if (!this.#connected) return;
+    this.#setDisconnected();
+    this.#events.next({ type: 'disconnected', reason });
+    this.#health.probeNow();
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#health.stop();
+    for (const parked of this.#parked.splice(0)) parked.reject(new ClosedError());
+    const handle = this.#handle;
+    this.#handle = undefined;
+    if (handle) await handle.closeSession(this.#connected ? 2_000 : 0);
+    this.#connected = false;
+    this.#events.complete();
+  }
+
+  create(path: string, data: Buffer, acl: readonly Acl[], mode: CreateMode): Promise<string> {
+    return this.#run((h) => h.create(path, data, acl, mode));
+  }
+
+  delete(path: string, version: number): Promise<void> {
+    return this.#run((h) => h.delete(path, version));
+  }
+
+  exists(path: string, watcher?: Watcher): Promise<Stat | null> {
+    return this.#runWatched('data', path, watcher, (h, w) => h.exists(path, w));
+  }
+
+  getData(path: string, watcher?: Watcher): Promise<{ data: Buffer; stat: Stat }> {
+    return this.#runWatched('data', path, watcher, (h, w) => h.getData(path, w));
+  }
+
+  setData(path: string, data: Buffer, version: number): Promise<Stat> {
+    return this.#run((h) => h.setData(path, data, version));
+  }
+
+  getChildren(path: string, watcher?: Watcher): Promise<{ children: string[]; stat: Stat }> {
+    return this.#runWatched('child', path, watcher, (h, w) => h.getChildren(path, w));
+  }
+
+  getAcl(path: string): Promise<{ acl: Acl[]; stat: Stat }> {
+    return this.#run((h) => h.getAcl(path));
+  }
+
+  setAcl(path: string, acl: readonly Acl[], version: number): Promise<Stat> {
+    return this.#run((h) => h.setAcl(path, acl, version));
+  }
+
+  multi(ops: readonly WireTransactionOp[]): Promise<WireTransactionResult[]> {
+    return this.#run((h) => h.multi(ops));
+  }
+
+  async #runWatched<T>(
+    kind: WatchKind,
+    path: string,
+    watcher: Watcher | undefined,
+    operation: (handle: NzcHandle, watcher: NzcWatcher | undefined) => Promise<T>,
+  ): Promise<T> {
+    if (!watcher) return this.#run((h) => operation(h, undefined));
+    this.#watches.checkBudget(kind, path);
+    const wrapped = this.#watches.wrap(kind, path, path, watcher);
+    const result = await this.#run((h) => operation(h, wrapped.nzcWatcher));
+    wrapped.register();
+    return result;
+  }
+
+  async #run<T>(operation: (handle: NzcHandle) => Promise<T>): Promise<T> {
+    const handle = await this.#connectedHandle();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new OperationTimeoutError({
+              detail: `no reply within ${this.#options.requestTimeoutMs} ms`,
+            }),
+          ),
+        this.#options.requestTimeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([operation(handle), deadline]);
+    } catch (error) {
+      // nzc fails requests of an abandoned handle with CONNECTION_LOSS; the truth is that the
+      // session they belonged to is gone.
+      if (isConnectionLoss(error) && handle !== this.#handle && !this.#closed) {
+        throw new SessionExpiredError({
+          detail: 'the session this request was sent in is gone',
+          cause: error,
+        });
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #connectedHandle(): Promise<NzcHandle> {
+    if (this.#closed) return Promise.reject(new ClosedError());
+    if (this.#connected && this.#handle) return Promise.resolve(this.#handle);
+    return new Promise<NzcHandle>((resolve, reject) => {
+      const parked: Parked = {
+        resolve: (handle) => {
+          clearTimeout(timer);
+          resolve(handle);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.#parked = this.#parked.filter((p) => p !== parked);
+        reject(
+          new ConnectionLossError({
+            detail: `not connected within connectionTimeoutMs (${this.#options.connectionTimeoutMs} ms)`,
+          }),
+        );
+      }, this.#options.connectionTimeoutMs);
+      this.#parked.push(parked);
+    });
+  }
+
+  #openHandle(): void {
+    const handle = new NzcHandle({
+      connectString: this.#options.connectString,
+      sessionTimeoutMs: this.#options.sessionTimeoutMs,
+      spinDelayMs: 200,
+      authInfo: this.#options.authInfo,
+      onEvent: (event) => this.#onHandleEvent(handle, event),
+      onTraffic: () => this.#health.trafficSeen(),
+    });
+    this.#handle = handle;
+    handle.connect();
+  }
+
+  #onHandleEvent(handle: NzcHandle, event: NzcHandleEvent): void {
+    if (handle !== this.#handle || this.#closed) return;
+    switch (event) {
+      case 'connected':
+        this.#setConnected(handle);
+        return;
+      case 'disconnected':
+        if (!this.#connected) return;
+        this.#setDisconnected();
+        this.#events.next({ type: 'disconnected', reason: 'connection closed' });
+        return;
+      case 'expired':
+        this.#options.logger.warn('session expired on the server');
+        this.#events.next({ type: 'expired' });
+        this.resetSession('session expired');
+        return;
+      case 'authFailed':
+        this.#options.logger.error('authentication failed (authInfo rejected by the server)');
+        this.#events.next({ type: 'authFailed' });
+        return;
+    }
+  }
+
+  #setConnected(handle: NzcHandle): void {
+    const sessionId = handle.sessionId;
+    const newSession = this.#lastSessionId !== undefined && this.#lastSessionId !== sessionId;
+    this.#lastSessionId = sessionId;
+    this.#connected = true;
+    this.#health.connected(handle.negotiatedSessionTimeoutMs);
+    this.#events.next({
+      type: 'connected',
+      sessionId,
+      sessionTimeoutMs: handle.negotiatedSessionTimeoutMs,
+      newSession,
+    });
+    for (const parked of this.#parked.splice(0)) parked.resolve(handle);
+  }
+
+  #setDisconnected(): void {
+    this.#connected = false;
+    this.#health.disconnected();
+  }
+
+  /** A cheap request whose reply proves the server is alive; resolves false on failure. */
+  async #probe(): Promise<boolean> {
+    const handle = this.#handle;
+    if (!handle) return false;
+    try {
+      await handle.exists('/');
+      if (handle === this.#handle && !this.#connected && !this.#closed) this.#setConnected(handle);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  #connectionDead(reason: string): void {
+    const handle = this.#handle;
+    if (!handle || this.#closed) return;
+    this.#options.logger.warn('connection considered dead; reconnecting', { reason });
+    if (this.#connected) {
+      this.#setDisconnected();
+      this.#events.next({ type: 'disconnected', reason });
+    }
+    handle.dropConnection();
+  }
+}

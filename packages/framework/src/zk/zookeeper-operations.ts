@@ -1,0 +1,28 @@
+import type {
+  Acl,
+  CreateMode,
+  Stat,
+  Watcher,
+  WireTransactionOp,
+  WireTransactionResult,
+} from './zookeeper-types.js';
+
+/**
+ * One attempt of each ZooKeeper operation, on full server paths (namespace already applied)
+ * and validated input. The connection implements it: operations wait (parked) while the
+ * client is not connected, each has a deadline, and failures are typed ZooKeeperErrors.
+ * Retrying is the caller's job (the client's retry loop), never this layer's.
+ */
+export interface ZooKeeperOperations {
+  create(path: string, data: Buffer, acl: readonly Acl[], mode: CreateMode): Promise<string>;
+  delete(path: string, version: number): Promise<void>;
+  /** Resolves `null` when the node does not exist (the watch then waits for its creation). */
+  exists(path: string, watcher?: Watcher): Promise<Stat | null>;
+  getData(path: string, watcher?: Watcher): Promise<{ data: Buffer; stat: Stat }>;
+  setData(path: string, data: Buffer, version: number): Promise<Stat>;
+  getChildren(path: string, watcher?: Watcher): Promise<{ children: string[]; stat: Stat }>;
+  getAcl(path: string): Promise<{ acl: Acl[]; stat: Stat }>;
+  setAcl(path: string, acl: readonly Acl[], version: number): Promise<Stat>;
+  /** A multi: all or nothing. A failure rejects with a TransactionFailedError. */
+  multi(ops: readonly WireTransactionOp[]): Promise<WireTransactionResult[]>;
+}
