@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import { resolveAcl } from './acl-provider.js';
+import type { AclProvider } from './client-context.js';
+import { deleteNode } from './delete-node.js';
+import { ensurePath } from './ensure-path.js';
+import type { NamespaceMapper } from './namespace-mapper.js';
+import type { CreateOptions } from './operation-options.js';
+import {
+  toNodeData,
+  validateAcl,
+  validateCreateMode,
+  validateFlag,
+  validateOptionsObject,
+} from './validate-operation-input.js';
+import { isNodeExists, isNoNode } from '../errors/predicates.js';
+import type { Logger } from '../logging/logger.js';
+import { findProtectedNode, protectedNodeName } from '../paths/protected-name.js';
+import { validatePath } from '../paths/validate-path.js';
+import type { Acl, CreateMode } from '../zk/zookeeper-types.js';
+import type { ZooKeeperOperations } from '../zk/zookeeper-operations.js';
+
+/** A validated create, on server paths. */
+export interface CreateRequest {
+  /** The server path as the caller meant it (before protection renames the node). */
+  readonly path: string;
+  readonly data: Buffer;
+  readonly acl: readonly Acl[];
+  readonly mode: CreateMode;
+  readonly createParents: boolean;
+  readonly orSetData: boolean;
+  /** The protected-mode UUID, one per create call; undefined when not protected. */
+  readonly protectedId: string | undefined;
+}
+
+/** What a create attempt needs from the client. */
+export interface CreateDeps {
+  readonly ops: ZooKeeperOperations;
+  /** The ACL for a parent made by createParents (the provider's, never the leaf's). */
+  readonly parentAcl: (path: string) => readonly Acl[];
+  readonly currentSessionId: () => bigint | undefined;
+  readonly logger: Logger;
+}
+
+/** The parent of a server path and the node name to create under it. */
+export function splitPath(path: string): { parent: string; name: string } {
+  const i = path.lastIndexOf('/');
+  return { parent: i === 0 ? '/' : path.slice(0, i), name: path.slice(i + 1) };
+}
+
+function childPath(parent: string, name: string): string {
+  return parent === '/' ? `/${name}` : `${parent}/${name}`;
+}
+
+/**
+ * The path a create sends: with protection the node name becomes `_c_<uuid>-<name>`, exactly
+ * Curator's bytes, so Curator and zkrecipes recognise each other's nodes.
+ */
+export function pathToSend(request: CreateRequest): string {
+  if (request.protectedId === undefined) return request.path;
+  const { parent, name } = splitPath(request.path);
+  return childPath(parent, protectedNodeName(request.protectedId, name));
+}
+
+/**
+ * Validates a create's input (throwing InvalidArgumentError before anything is sent) and
+ * resolves everything the attempts need: server path, Buffer, ACL, and the protected-mode id.
+ */
+export function prepareCreate(
+  path: string,
+  options: CreateOptions,
+  mapper: NamespaceMapper,
+  aclProvider: AclProvider,
+): CreateRequest {
+  validateOptionsObject('options', options);
+  const { mode = 'PERSISTENT', data, acl } = options;
+  validateCreateMode(mode, typeof path === 'string' ? path : undefined);
+  const sequential = mode === 'PERSISTENT_SEQUENTIAL' || mode === 'EPHEMERAL_SEQUENTIAL';
+  const serverPath = mapper.toServer(path, { sequential, allowRoot: false });
+  validateFlag('createParents', options.createParents);
+  validateFlag('protection', options.protection);
+  validateFlag('orSetData', options.orSetData);
+  if (acl !== undefined) validateAcl(acl, path);
+  const request: CreateRequest = {
+    path: serverPath,
+    data: toNodeData(data, path, true),
+    acl: resolveAcl(aclProvider, serverPath, acl),
+    mode,
+    createParents: options.createParents ?? false,
+    orSetData: options.orSetData ?? false,
+    // One id per call, kept across retries: it is how a retry recognises the first attempt's node.
+    protectedId: options.protection === true ? randomUUID() : undefined,
+  };
+  // The protected name is 40 characters longer; it must still be a valid path.
+  if (request.protectedId !== undefined) validatePath(pathToSend(request), { sequential });
+  return request;
+}
+
+/**
+ * One attempt of a create (Curator's `CreateBuilderImpl.pathInForeground`), run by the
+ * client's retry loop. Returns the server path created (or, with orSetData, updated).
+ *
+ * Protected mode: a retryable failure (CONNECTION_LOSS, a deadline) leaves the outcome
+ * unknown; the server may have created the node and only the reply was lost. So every attempt
+ * after the first lists the parent first and returns the node carrying our UUID if there is
+ * one, instead of creating a second node (which, for a lock, would be a second place in line
+ * that nobody owns). An ephemeral found there that belongs to another session (one that died
+ * or was replaced between attempts) is deleted and created again: it would vanish when that
+ * session expires, taking our place with it.
+ */
+export async function createAttempt(
+  deps: CreateDeps,
+  request: CreateRequest,
+  attempt: number,
+): Promise<string> {
+  if (attempt > 0 && request.protectedId !== undefined) {
+    const found = await findOurProtectedNode(deps, request, request.protectedId);
+    if (found !== undefined) return found;
+  }
+  const path = pathToSend(request);
+  try {
+    return await createWithParents(deps, request, path);
+  } catch (error) {
+    if (!request.orSetData || !isNodeExists(error)) throw error;
+    // Curator's orSetData: the node is there, so make its data ours.
+    await deps.ops.setData(path, request.data, -1);
+    return path;
+  }
+}
+
+async function createWithParents(
+  deps: CreateDeps,
+  request: CreateRequest,
+  path: string,
+): Promise<string> {
+  const { ops } = deps;
+  try {
+    return await ops.create(path, request.data, request.acl, request.mode);
+  } catch (error) {
+    if (!request.createParents || !isNoNode(error)) throw error;
+  }
+  await ensurePath(ops, splitPath(path).parent, deps.parentAcl);
+  return ops.create(path, request.data, request.acl, request.mode);
+}
+
+async function findOurProtectedNode(
+  deps: CreateDeps,
+  request: CreateRequest,
+  protectedId: string,
+): Promise<string | undefined> {
+  const { ops, logger } = deps;
+  const { parent } = splitPath(request.path);
+  let children: string[];
+  try {
+    ({ children } = await ops.getChildren(parent));
+  } catch (error) {
+    // No parent, no node of ours: the create (with createParents) starts from scratch.
+    if (isNoNode(error)) return undefined;
+    throw error;
+  }
+  const name = findProtectedNode(children, protectedId);
+  if (name === undefined) return undefined;
+  const found = childPath(parent, name);
+  if (request.mode !== 'EPHEMERAL' && request.mode !== 'EPHEMERAL_SEQUENTIAL') return found;
+
+  const stat = await ops.exists(found);
+  if (stat === null) return undefined;
+  const sessionId = deps.currentSessionId();
+  if (stat.ephemeralOwner === sessionId) return found;
+  logger.info('protected create found its ephemeral node from an older session; recreating', {
+    path: found,
+    ephemeralOwner: `0x${stat.ephemeralOwner.toString(16)}`,
+    sessionId: sessionId === undefined ? undefined : `0x${sessionId.toString(16)}`,
+  });
+  await deleteNode(ops, found, { version: -1, deleteChildren: false, quietly: true });
+  return undefined;
+}

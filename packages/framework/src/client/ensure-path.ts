@@ -1,0 +1,35 @@
+import { isNodeExists } from '../errors/predicates.js';
+import type { Acl } from '../zk/zookeeper-types.js';
+import type { ZooKeeperOperations } from '../zk/zookeeper-operations.js';
+
+/**
+ * Makes sure `path` and all its ancestors exist, creating the missing ones as PERSISTENT nodes
+ * with empty data (Curator's `ZKPaths.mkdirs` without container parents: the wire client cannot
+ * create containers). One attempt: a connection loss rejects and the caller's retry loop runs
+ * it again, which is safe because every step tolerates the node already being there.
+ *
+ * Each level is checked with `exists` before creating, as Curator does: the server checks the
+ * parent's CREATE permission before it checks whether the node exists, so creating a node that
+ * is already there can fail with NO_AUTH where reading it would succeed.
+ */
+export async function ensurePath(
+  ops: ZooKeeperOperations,
+  path: string,
+  aclFor: (path: string) => readonly Acl[],
+): Promise<void> {
+  for (const level of levelsOf(path)) {
+    if ((await ops.exists(level)) !== null) continue;
+    try {
+      await ops.create(level, Buffer.alloc(0), aclFor(level), 'PERSISTENT');
+    } catch (error) {
+      // Someone else made it between our exists and create: that is what we wanted.
+      if (!isNodeExists(error)) throw error;
+    }
+  }
+}
+
+/** '/a/b/c' -> ['/a', '/a/b', '/a/b/c']; '/' -> []. */
+function levelsOf(path: string): string[] {
+  const names = path.split('/').filter((name) => name !== '');
+  return names.map((_, i) => `/${names.slice(0, i + 1).join('/')}`);
+}

@@ -1,0 +1,398 @@
+import type { Observable } from 'rxjs';
+import { resolveAcl } from './acl-provider.js';
+import type { ClientContext, ClientLifecycle, UnhandledError } from './client-context.js';
+import { createAttempt, prepareCreate, splitPath } from './create-node.js';
+import { deleteNode } from './delete-node.js';
+import { ensurePath } from './ensure-path.js';
+import { guaranteedDeleteQueueFor } from './guaranteed-delete-queue.js';
+import { NamespaceMapper } from './namespace-mapper.js';
+import type {
+  BlockUntilConnectedOptions,
+  ChildrenWithStat,
+  CreateOptions,
+  DeleteOptions,
+  GetChildrenOptions,
+  VersionOptions,
+  WatchOptions,
+} from './operation-options.js';
+import { subscribeStateListener, type StateChangedListener } from './subscribe-state-listener.js';
+import type { TransactionOp, TransactionResult } from './transaction-op.js';
+import { fromWireResults, toWireTransaction } from './transaction-wire.js';
+import {
+  toNodeData,
+  validateAcl,
+  validateFlag,
+  validateOptionsObject,
+  validateSignal,
+  validateWatcher,
+} from './validate-operation-input.js';
+import { wrapWatcher } from './wrap-watcher.js';
+import { ClosedError, InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
+import { isRetryable } from '../errors/predicates.js';
+import type { Logger } from '../logging/logger.js';
+import { describeValue, validateTimeoutMs, validateVersion } from '../paths/validate-number.js';
+import { retryLoop } from '../retry/retry-loop.js';
+import type { RetryPolicy } from '../retry/retry-policy.js';
+import type { ConnectionState, ErrorPolicy } from '../state/connection-state.js';
+import type {
+  Acl,
+  SessionCredentials,
+  Stat,
+  Watcher,
+  WireTransactionResult,
+} from '../zk/zookeeper-types.js';
+
+/** Curator's `CuratorFrameworkState`. */
+export type FrameworkState = 'LATENT' | 'STARTED' | 'STOPPED';
+
+// Views made by usingNamespace: they share the root's connection and must not start or close it.
+const views = new WeakSet<FrameworkClient>();
+
+/**
+ * The client (Curator's `CuratorFramework`): ZooKeeper operations with validation, retries,
+ * namespaces, protected creates and guaranteed deletes, over one shared connection. Get one
+ * from `createFramework`; `usingNamespace` gives views of the same connection.
+ *
+ * Every operation validates its input before anything is sent (an InvalidArgumentError says
+ * what was wrong), rejects with ClosedError once the client is closed, and runs through the
+ * retry loop with the client's retry policy. Paths are relative to the namespace, both ways;
+ * error paths are server paths, as in Curator's KeeperException.
+ */
+export class FrameworkClient {
+  readonly #context: ClientContext;
+  readonly #lifecycle: ClientLifecycle;
+  readonly #mapper: NamespaceMapper;
+  readonly #logger: Logger;
+  #namespaceReady: Promise<void> | undefined;
+
+  /** Internal: users get a client from `createFramework` and views from `usingNamespace`. */
+  constructor(context: ClientContext, lifecycle: ClientLifecycle, namespace: string | undefined) {
+    this.#mapper = new NamespaceMapper(namespace);
+    this.#context = context;
+    this.#lifecycle = lifecycle;
+    this.#logger = context.logger.child({ component: 'FrameworkClient' });
+  }
+
+  /** The namespace paths are relative to (no leading "/"), or undefined. */
+  get namespace(): string | undefined {
+    return this.#mapper.namespace;
+  }
+
+  /** LATENT before start(), STARTED, then STOPPED after close(). */
+  get state(): FrameworkState {
+    if (this.#lifecycle.closed) return 'STOPPED';
+    return this.#lifecycle.started ? 'STARTED' : 'LATENT';
+  }
+
+  /** The current connection state; undefined until the first connection. */
+  get connectionState(): ConnectionState | undefined {
+    return this.#context.currentConnectionState();
+  }
+
+  /** Connection states over time; replays the current one to each new subscriber. */
+  get connectionStates(): Observable<ConnectionState> {
+    return this.#context.connectionStates;
+  }
+
+  /** Background failures (throwing listeners and watchers, failed background deletes). */
+  get unhandledErrors(): Observable<UnhandledError> {
+    return this.#context.unhandledErrors;
+  }
+
+  /** The session id in force, undefined before the first connection. */
+  get sessionId(): bigint | undefined {
+    return this.#context.currentSessionId();
+  }
+
+  /** The session id and password (what `@zkrecipes/testing`'s killSession needs). */
+  sessionCredentials(): SessionCredentials | undefined {
+    return this.#context.sessionCredentials();
+  }
+
+  /** The logger given to createFramework; recipes log through `logger.child({ component, path })`. */
+  get logger(): Logger {
+    return this.#context.logger;
+  }
+
+  get retryPolicy(): RetryPolicy {
+    return this.#context.retryPolicy;
+  }
+
+  /** Which states recipes treat as "what I held may be gone" (see `isErrorState`). */
+  get errorPolicy(): ErrorPolicy {
+    return this.#context.errorPolicy;
+  }
+
+  /**
+   * Curator's `getConnectionStateListenable().addListener`. The listener runs asynchronously
+   * (never inside the connection's own stack); a throw or rejection goes to
+   * {@link unhandledErrors} and cannot affect the client or other listeners. Returns the
+   * function that removes it.
+   */
+  on(event: 'stateChanged', listener: StateChangedListener): () => void {
+    if (event !== 'stateChanged') {
+      throw new InvalidArgumentError(`unknown event ${describeValue(event)}; only 'stateChanged'`);
+    }
+    if (typeof listener !== 'function') {
+      throw new InvalidArgumentError(`listener must be a function; got ${describeValue(listener)}`);
+    }
+    return subscribeStateListener(this.#context.connectionStateChanges, listener, (error, where) =>
+      this.#context.reportUnhandledError(error, where),
+    );
+  }
+
+  /**
+   * A view of the same connection under another namespace (Curator's `usingNamespace`): the
+   * namespace replaces this client's, it does not nest; `undefined` means none. The view has
+   * no lifecycle of its own: start() and close() belong to the client that created it.
+   */
+  usingNamespace(namespace: string | undefined): FrameworkClient {
+    const view = new FrameworkClient(this.#context, this.#lifecycle, namespace);
+    views.add(view);
+    return view;
+  }
+
+  /** Begins connecting (Curator's `start()`); a second call rejects. */
+  start(): Promise<void> {
+    if (views.has(this)) {
+      return Promise.reject(
+        new InvalidArgumentError('start the client that created this view (usingNamespace)'),
+      );
+    }
+    return this.#lifecycle.start();
+  }
+
+  /** Closes the session (its ephemeral nodes go at once) and stops background work; twice is a no-op. */
+  close(): Promise<void> {
+    if (views.has(this)) {
+      return Promise.reject(
+        new InvalidArgumentError('close the client that created this view (usingNamespace)'),
+      );
+    }
+    return this.#lifecycle.close();
+  }
+
+  /** `await using client = ...` closes the client; disposing a view does nothing (it owns nothing). */
+  [Symbol.asyncDispose](): Promise<void> {
+    return views.has(this) ? Promise.resolve() : this.#lifecycle.close();
+  }
+
+  /** Resolves true once connected; false when `timeoutMs` passes first or the client closes. */
+  async blockUntilConnected(options: BlockUntilConnectedOptions = {}): Promise<boolean> {
+    validateOptionsObject('options', options);
+    const { timeoutMs } = options;
+    if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
+    return this.#lifecycle.blockUntilConnected(timeoutMs);
+  }
+
+  /**
+   * Creates a node and resolves the path actually created (with a sequence number, with the
+   * protection prefix; namespace removed). See docs/framework/operations.md.
+   */
+  async create(path: string, options: CreateOptions = {}): Promise<string> {
+    const request = prepareCreate(path, options, this.#mapper, this.#context.aclProvider);
+    const deps = {
+      ops: this.#context.ops,
+      parentAcl: (parent: string) => resolveAcl(this.#context.aclProvider, parent),
+      currentSessionId: () => this.#context.currentSessionId(),
+      logger: this.#logger,
+    };
+    try {
+      const created = await this.#run('create', path, (attempt) =>
+        createAttempt(deps, request, attempt),
+      );
+      return this.#mapper.toClient(created);
+    } catch (error) {
+      // Curator's FindAndDeleteProtectedNodeInBackground: the outcome is unknown and the caller
+      // got an error, so a node we may have made would be orphaned (for a lock: a place in line
+      // nobody owns). Remove it in the background.
+      if (request.protectedId !== undefined && isRetryable(error) && !this.#lifecycle.closed) {
+        guaranteedDeleteQueueFor(this.#context).add({
+          kind: 'protected',
+          parentPath: splitPath(request.path).parent,
+          uuid: request.protectedId,
+        });
+      }
+      throw error;
+    }
+  }
+
+  /** Deletes a node; see {@link DeleteOptions} for guaranteed, deleteChildren and quietly. */
+  async delete(path: string, options: DeleteOptions = {}): Promise<void> {
+    validateOptionsObject('options', options);
+    const serverPath = this.#mapper.toServer(path, { allowRoot: false });
+    const { version = -1, guaranteed = false, deleteChildren = false, quietly = false } = options;
+    validateVersion(version);
+    validateFlag('guaranteed', guaranteed);
+    validateFlag('deleteChildren', deleteChildren);
+    validateFlag('quietly', quietly);
+    try {
+      await this.#run('delete', path, () =>
+        deleteNode(this.#context.ops, serverPath, { version, deleteChildren, quietly }),
+      );
+    } catch (error) {
+      if (guaranteed && isRetryable(error) && !this.#lifecycle.closed) {
+        guaranteedDeleteQueueFor(this.#context).add({
+          kind: 'delete',
+          path: serverPath,
+          version,
+          deleteChildren,
+        });
+      }
+      throw error;
+    }
+  }
+
+  /** The node's Stat, or null when it does not exist (the watch then fires on its creation). */
+  async exists(path: string, options: WatchOptions = {}): Promise<Stat | null> {
+    const serverPath = this.#readPath(path, options);
+    const watcher = this.#watcher(options);
+    return this.#run('exists', path, () => this.#context.ops.exists(serverPath, watcher));
+  }
+
+  /** The node's data and Stat; rejects with NoNodeError when it does not exist. */
+  async getData(path: string, options: WatchOptions = {}): Promise<{ data: Buffer; stat: Stat }> {
+    const serverPath = this.#readPath(path, options);
+    const watcher = this.#watcher(options);
+    return this.#run('getData', path, () => this.#context.ops.getData(serverPath, watcher));
+  }
+
+  /** Replaces the node's data; resolves the new Stat. */
+  async setData(path: string, data: Uint8Array, options: VersionOptions = {}): Promise<Stat> {
+    validateOptionsObject('options', options);
+    const serverPath = this.#mapper.toServer(path);
+    const buffer = toNodeData(data, path, false);
+    const { version = -1 } = options;
+    validateVersion(version);
+    return this.#run('setData', path, () => this.#context.ops.setData(serverPath, buffer, version));
+  }
+
+  /** The names of the node's children (unsorted, as the server returns them). */
+  getChildren(
+    path: string,
+    options?: GetChildrenOptions & { readonly stat?: false | undefined },
+  ): Promise<string[]>;
+  /** The names of the node's children and the node's Stat. */
+  getChildren(
+    path: string,
+    options: GetChildrenOptions & { readonly stat: true },
+  ): Promise<ChildrenWithStat>;
+  getChildren(path: string, options?: GetChildrenOptions): Promise<string[] | ChildrenWithStat>;
+  async getChildren(
+    path: string,
+    options: GetChildrenOptions = {},
+  ): Promise<string[] | ChildrenWithStat> {
+    const serverPath = this.#readPath(path, options);
+    validateFlag('stat', options.stat);
+    const watcher = this.#watcher(options);
+    const result = await this.#run('getChildren', path, () =>
+      this.#context.ops.getChildren(serverPath, watcher),
+    );
+    return options.stat === true ? result : result.children;
+  }
+
+  /** The node's ACL and Stat. */
+  async getAcl(path: string): Promise<{ acl: Acl[]; stat: Stat }> {
+    const serverPath = this.#mapper.toServer(path);
+    return this.#run('getAcl', path, () => this.#context.ops.getAcl(serverPath));
+  }
+
+  /** Replaces the node's ACL; `version` is the ACL version (aversion). Resolves the new Stat. */
+  async setAcl(path: string, acl: readonly Acl[], options: VersionOptions = {}): Promise<Stat> {
+    validateOptionsObject('options', options);
+    const serverPath = this.#mapper.toServer(path);
+    validateAcl(acl, path);
+    const { version = -1 } = options;
+    validateVersion(version);
+    return this.#run('setAcl', path, () => this.#context.ops.setAcl(serverPath, acl, version));
+  }
+
+  /**
+   * Runs ops atomically (ZooKeeper's multi; build them with `op`). Every op is validated first.
+   * A failure rejects with a TransactionFailedError naming the failing op; nothing was applied.
+   */
+  async transaction(ops: readonly TransactionOp[]): Promise<TransactionResult[]> {
+    const wireOps = toWireTransaction(ops, this.#mapper, this.#context.aclProvider);
+    const results = await this.#run('transaction', undefined, () =>
+      wireOps.length === 0
+        ? Promise.resolve<WireTransactionResult[]>([])
+        : this.#context.ops.multi(wireOps),
+    );
+    return fromWireResults(results, wireOps, this.#mapper);
+  }
+
+  #readPath(path: string, options: WatchOptions): string {
+    validateOptionsObject('options', options);
+    const serverPath = this.#mapper.toServer(path);
+    validateWatcher(options.watch);
+    validateSignal(options.signal);
+    return serverPath;
+  }
+
+  #watcher(options: WatchOptions): Watcher | undefined {
+    const { watch, signal } = options;
+    // Already aborted: do not even leave a watch on the server.
+    if (watch === undefined || signal?.aborted === true) return undefined;
+    return wrapWatcher(watch, {
+      toClient: (serverPath) => this.#mapper.toClient(serverPath),
+      report: (error, where) => this.#context.reportUnhandledError(error, where),
+      signal,
+    });
+  }
+
+  /** The common path of every operation after validation: state checks, namespace, retries. */
+  async #run<T>(
+    operation: string,
+    path: string | undefined,
+    attempt: (attempt: number) => Promise<T>,
+  ): Promise<T> {
+    this.#assertUsable(path);
+    await this.#ensureNamespace();
+    const { closedSignal } = this.#context;
+    try {
+      return await retryLoop(attempt, {
+        policy: this.#context.retryPolicy,
+        signal: closedSignal,
+        onRetry: ({ retryCount, delayMs, error }) =>
+          this.#logger.debug(`retrying ${operation}`, { path, retryCount, delayMs, error }),
+      });
+    } catch (error) {
+      // The loop rejects with the signal's reason when the client closes mid-operation.
+      if (closedSignal.aborted && error === closedSignal.reason) {
+        throw new ClosedError({ path, cause: error });
+      }
+      throw error;
+    }
+  }
+
+  #assertUsable(path: string | undefined): void {
+    if (this.#lifecycle.closed || this.#context.closedSignal.aborted)
+      throw new ClosedError({ path });
+    if (!this.#lifecycle.started) {
+      throw new InvalidArgumentError('the client is not started: call start() first', { path });
+    }
+  }
+
+  /**
+   * Curator creates the namespace node on first use, so `create('/a')` in namespace 'app'
+   * works on an empty server. Once per client object; a failure is logged and the next
+   * operation tries again (the operation itself then reports what is really wrong).
+   */
+  #ensureNamespace(): Promise<void> {
+    const root = this.#mapper.rootPath;
+    if (root === undefined) return Promise.resolve();
+    this.#namespaceReady ??= retryLoop(
+      () =>
+        ensurePath(this.#context.ops, root, (level) =>
+          resolveAcl(this.#context.aclProvider, level),
+        ),
+      { policy: this.#context.retryPolicy, signal: this.#context.closedSignal },
+    ).catch((error: unknown) => {
+      this.#namespaceReady = undefined;
+      if (!this.#context.closedSignal.aborted) {
+        this.#logger.warn('could not create the namespace node', { path: root, error });
+      }
+    });
+    return this.#namespaceReady;
+  }
+}

@@ -1,0 +1,118 @@
+import type { AclProvider } from './client-context.js';
+import { resolveAcl } from './acl-provider.js';
+import type { NamespaceMapper } from './namespace-mapper.js';
+import type { TransactionOp, TransactionResult } from './transaction-op.js';
+import {
+  toNodeData,
+  validateAcl,
+  validateCreateMode,
+  validateOptionsObject,
+} from './validate-operation-input.js';
+import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
+import { isInvalidArgument } from '../errors/predicates.js';
+import { describeValue, validateVersion } from '../paths/validate-number.js';
+import type { WireTransactionOp, WireTransactionResult } from '../zk/zookeeper-types.js';
+
+/**
+ * Validates every op of a transaction and turns them into wire ops (server paths, Buffers,
+ * resolved ACLs). Nothing is sent when any op is bad: the error names the op's index and type,
+ * e.g. `INVALID_ARGUMENT: /a/ - op 1 (create): path must not end with "/"`.
+ */
+export function toWireTransaction(
+  ops: unknown,
+  mapper: NamespaceMapper,
+  aclProvider: AclProvider,
+): WireTransactionOp[] {
+  if (!Array.isArray(ops)) {
+    throw new InvalidArgumentError(`transaction ops must be an array; got ${describeValue(ops)}`);
+  }
+  return ops.map((candidate: unknown, index) => {
+    const label = `op ${index} (${describeOpType(candidate)})`;
+    try {
+      return toWireOp(candidate, mapper, aclProvider);
+    } catch (error) {
+      if (!isInvalidArgument(error)) throw error;
+      const { detail, path } = error as InvalidArgumentError;
+      throw new InvalidArgumentError(`${label}: ${detail ?? 'invalid'}`, { path, cause: error });
+    }
+  });
+}
+
+function describeOpType(candidate: unknown): string {
+  const type = (candidate as { type?: unknown } | null)?.type;
+  return typeof type === 'string' ? type : 'unknown';
+}
+
+function toWireOp(
+  candidate: unknown,
+  mapper: NamespaceMapper,
+  aclProvider: AclProvider,
+): WireTransactionOp {
+  validateOptionsObject('a transaction op', candidate);
+  if (candidate === undefined) {
+    throw new InvalidArgumentError('a transaction op must be built with op.create/delete/...');
+  }
+  const raw = candidate as TransactionOp & Record<string, unknown>;
+  switch (raw.type) {
+    case 'create': {
+      for (const unsupported of ['protection', 'createParents', 'orSetData']) {
+        if (raw[unsupported] !== undefined) {
+          throw new InvalidArgumentError(
+            `${unsupported} is not available inside a transaction (a multi is all or nothing)`,
+            { path: typeof raw.path === 'string' ? raw.path : undefined },
+          );
+        }
+      }
+      const mode = raw.mode ?? 'PERSISTENT';
+      validateCreateMode(mode, raw.path);
+      const path = mapper.toServer(raw.path, {
+        sequential: mode.endsWith('SEQUENTIAL'),
+        allowRoot: false,
+      });
+      if (raw.acl !== undefined) validateAcl(raw.acl, raw.path);
+      const data = toNodeData(raw.data, raw.path, true);
+      return { type: 'create', path, data, acl: resolveAcl(aclProvider, path, raw.acl), mode };
+    }
+    case 'delete': {
+      const path = mapper.toServer(raw.path, { allowRoot: false });
+      validateVersion(raw.version);
+      return { type: 'delete', path, version: raw.version ?? -1 };
+    }
+    case 'setData': {
+      const path = mapper.toServer(raw.path);
+      validateVersion(raw.version);
+      const data = toNodeData(raw.data, raw.path, false);
+      return { type: 'setData', path, data, version: raw.version ?? -1 };
+    }
+    case 'check': {
+      const path = mapper.toServer(raw.path);
+      validateVersion(raw.version);
+      return { type: 'check', path, version: raw.version ?? -1 };
+    }
+    default:
+      throw new InvalidArgumentError(
+        `op type must be create, delete, setData or check; got ${describeValue((candidate as { type?: unknown }).type)}`,
+      );
+  }
+}
+
+/** The caller's view of the results: paths back out of the namespace. */
+export function fromWireResults(
+  results: readonly WireTransactionResult[],
+  wireOps: readonly WireTransactionOp[],
+  mapper: NamespaceMapper,
+): TransactionResult[] {
+  return results.map((result, index) => {
+    const forPath = mapper.toClient(wireOps[index]?.path ?? '/');
+    switch (result.type) {
+      case 'create':
+        return { type: 'create', forPath, path: mapper.toClient(result.path) };
+      case 'setData':
+        return { type: 'setData', forPath, path: forPath, stat: result.stat };
+      case 'delete':
+        return { type: 'delete', forPath, path: forPath };
+      case 'check':
+        return { type: 'check', forPath, path: forPath };
+    }
+  });
+}

@@ -1,0 +1,108 @@
+// A ClientContext and ClientLifecycle around a FakeZooKeeper, with the state streams as
+// subjects the test drives and unhandled errors collected in an array.
+import { BehaviorSubject, Subject } from 'rxjs';
+import { defaultAclProvider } from '../../src/client/acl-provider.js';
+import type {
+  AclProvider,
+  ClientContext,
+  ClientLifecycle,
+  UnhandledError,
+} from '../../src/client/client-context.js';
+import { FrameworkClient } from '../../src/client/framework-client.js';
+import { silentLogger } from '../../src/logging/silent-logger.js';
+import type { RetryPolicy } from '../../src/retry/retry-policy.js';
+import type { ConnectionState, ConnectionStateChange } from '../../src/state/connection-state.js';
+import { FakeZooKeeper } from './fake-zookeeper.js';
+
+/** Retries up to `maxRetries` times without sleeping. */
+export function immediateRetry(maxRetries: number): RetryPolicy {
+  return { nextDelayMs: ({ retryCount }) => (retryCount < maxRetries ? 0 : undefined) };
+}
+
+export interface FakeSetup {
+  readonly zk: FakeZooKeeper;
+  readonly context: ClientContext;
+  readonly lifecycle: ClientLifecycle & { closeCalls: number };
+  readonly client: FrameworkClient;
+  readonly unhandled: UnhandledError[];
+  /** Publishes a state change, as the connection's state machine would. */
+  readonly emitState: (state: ConnectionState) => void;
+}
+
+export interface FakeSetupOptions {
+  namespace?: string;
+  retryPolicy?: RetryPolicy;
+  aclProvider?: AclProvider;
+  /** Call start() on the client. Default true. */
+  start?: boolean;
+}
+
+export async function fakeSetup(options: FakeSetupOptions = {}): Promise<FakeSetup> {
+  const zk = new FakeZooKeeper();
+  const states = new BehaviorSubject<ConnectionState>('CONNECTED');
+  const changes = new Subject<ConnectionStateChange>();
+  const unhandledSubject = new Subject<UnhandledError>();
+  const unhandled: UnhandledError[] = [];
+  unhandledSubject.subscribe((entry) => unhandled.push(entry));
+  const closed = new AbortController();
+  let started = false;
+
+  const context: ClientContext = {
+    ops: zk,
+    retryPolicy: options.retryPolicy ?? immediateRetry(3),
+    logger: silentLogger,
+    errorPolicy: 'standard',
+    aclProvider: options.aclProvider ?? defaultAclProvider,
+    connectionStates: states,
+    connectionStateChanges: changes,
+    currentConnectionState: () => states.value,
+    currentSessionId: () => zk.sessionId,
+    sessionCredentials: () => ({ sessionId: zk.sessionId, password: Buffer.alloc(16, 7) }),
+    reportUnhandledError: (error, where) => unhandledSubject.next({ error, context: where }),
+    unhandledErrors: unhandledSubject,
+    closedSignal: closed.signal,
+  };
+  const lifecycle = {
+    closeCalls: 0,
+    get started() {
+      return started;
+    },
+    get closed() {
+      return closed.signal.aborted;
+    },
+    start(): Promise<void> {
+      started = true;
+      return Promise.resolve();
+    },
+    close(): Promise<void> {
+      lifecycle.closeCalls++;
+      closed.abort();
+      return Promise.resolve();
+    },
+    blockUntilConnected(): Promise<boolean> {
+      return Promise.resolve(true);
+    },
+  };
+  const client = new FrameworkClient(context, lifecycle, options.namespace);
+  if (options.start ?? true) await client.start();
+  return {
+    zk,
+    context,
+    lifecycle,
+    client,
+    unhandled,
+    emitState(state) {
+      states.next(state);
+      changes.next({ state, sessionId: zk.sessionId, newSession: false });
+    },
+  };
+}
+
+/** Waits (yielding to the event loop) until `condition` holds; fails after `timeoutMs`. */
+export async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error('waitUntil: condition not met in time');
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
