@@ -1,1 +1,152 @@
-export {};
+// @zkrecipes/framework: explicit named exports only.
+
+// The client
+export { createFramework } from './create-framework.js';
+export type { FrameworkOptions } from './create-framework.js';
+export { FrameworkClient } from './client/framework-client.js';
+export type { FrameworkState } from './client/framework-client.js';
+export type {
+  BlockUntilConnectedOptions,
+  ChildrenWithStat,
+  CreateOptions,
+  DeleteOptions,
+  GetChildrenOptions,
+  VersionOptions,
+  WatchOptions,
+} from './client/operation-options.js';
+export { op } from './client/transaction-op.js';
+export type {
+  TransactionCreateOptions,
+  TransactionOp,
+  TransactionResult,
+  TransactionVersionOptions,
+} from './client/transaction-op.js';
+export { aclProviderFrom, defaultAclProvider } from './client/acl-provider.js';
+export type { AclProvider, UnhandledError } from './client/client-context.js';
+export type { StateChangedListener } from './client/subscribe-state-listener.js';
+
+// Connection states
+export {
+  ConnectionState,
+  ErrorPolicy,
+  isConnectedState,
+  isErrorState,
+} from './state/connection-state.js';
+export type { ConnectionStateChange } from './state/connection-state.js';
+export { EventLoopStallDetector } from './state/event-loop-stall-detector.js';
+export type {
+  EventLoopStall,
+  EventLoopStallDetectorOptions,
+} from './state/event-loop-stall-detector.js';
+
+// Wire types
+export { CreateMode, OPEN_ACL_UNSAFE, Perms, WatchEventType } from './zk/zookeeper-types.js';
+export type { Acl, SessionCredentials, Stat, WatchedEvent, Watcher } from './zk/zookeeper-types.js';
+
+// Errors
+export {
+  codeName,
+  ZooKeeperErrorCode,
+  ZooKeeperLocalErrorCode,
+} from './errors/zookeeper-error-code.js';
+export type {
+  ZooKeeperErrorCodeName,
+  ZooKeeperWireCodeName,
+} from './errors/zookeeper-error-code.js';
+export { isRetryableCode, ZooKeeperError } from './errors/zookeeper-error.js';
+export type { ZooKeeperErrorOptions } from './errors/zookeeper-error.js';
+export {
+  BadVersionError,
+  ClosedError,
+  ConnectionLossError,
+  InvalidArgumentError,
+  NoAuthError,
+  NodeExistsError,
+  NoNodeError,
+  NotEmptyError,
+  OperationTimeoutError,
+  SessionExpiredError,
+} from './errors/zookeeper-error-classes.js';
+export type {
+  OperationTimeoutErrorOptions,
+  ZooKeeperErrorDetails,
+} from './errors/zookeeper-error-classes.js';
+export { errorFromCode } from './errors/error-from-code.js';
+export type { ErrorFromCodeOptions } from './errors/error-from-code.js';
+export {
+  isBadVersion,
+  isClosed,
+  isConnectionLoss,
+  isInvalidArgument,
+  isNoAuth,
+  isNodeExists,
+  isNoNode,
+  isNotEmpty,
+  isOperationTimeout,
+  isRetryable,
+  isSessionExpired,
+  isZooKeeperError,
+} from './errors/predicates.js';
+export { TransactionFailedError } from './client/transaction-failed-error.js';
+export type { TransactionOpOutcome } from './client/transaction-failed-error.js';
+
+// Retry
+export type { RetryAttempt, RetryPolicy, RetryWarningLogger } from './retry/retry-policy.js';
+export { ExponentialBackoffRetry } from './retry/exponential-backoff-retry.js';
+export type { ExponentialBackoffRetryOptions } from './retry/exponential-backoff-retry.js';
+export { BoundedExponentialBackoffRetry } from './retry/bounded-exponential-backoff-retry.js';
+export type { BoundedExponentialBackoffRetryOptions } from './retry/bounded-exponential-backoff-retry.js';
+export { RetryNTimes } from './retry/retry-n-times.js';
+export type { RetryNTimesOptions } from './retry/retry-n-times.js';
+export { RetryOneTime } from './retry/retry-one-time.js';
+export type { RetryOneTimeOptions } from './retry/retry-one-time.js';
+export { RetryUntilElapsed } from './retry/retry-until-elapsed.js';
+export type { RetryUntilElapsedOptions } from './retry/retry-until-elapsed.js';
+export { RetryForever } from './retry/retry-forever.js';
+export type { RetryForeverOptions } from './retry/retry-forever.js';
+export { SessionFailedRetryPolicy } from './retry/session-failed-retry-policy.js';
+export { retryLoop } from './retry/retry-loop.js';
+export type { RetryInfo, RetryLoopOptions } from './retry/retry-loop.js';
+export { runSessionBound } from './retry/session-fail-retry-loop.js';
+export type { RunSessionBoundOptions, SessionIdSource } from './retry/session-fail-retry-loop.js';
+
+// Paths
+export { MAX_PATH_BYTES, validatePath } from './paths/validate-path.js';
+export type { ValidatePathOptions } from './paths/validate-path.js';
+export { MAX_NODE_DATA_BYTES, validateData } from './paths/validate-data.js';
+export type { ValidateDataOptions } from './paths/validate-data.js';
+export { MAX_TIMER_DELAY_MS, validateTimeoutMs, validateVersion } from './paths/validate-number.js';
+export {
+  joinPath,
+  nodeName,
+  parentOf,
+  pathWithNamespace,
+  pathWithoutNamespace,
+  validateNamespace,
+} from './paths/zk-paths.js';
+export type { PathWithNamespaceOptions } from './paths/zk-paths.js';
+export {
+  findProtectedNode,
+  isProtectedName,
+  PROTECTED_PREFIX,
+  protectedNodeName,
+  protectedPrefix,
+  stripProtectedPrefix,
+} from './paths/protected-name.js';
+export { compareSequence, compareSequenceWrapping, sequenceSuffix } from './paths/sequence.js';
+export type { SequenceSuffixOptions } from './paths/sequence.js';
+
+// Logging and lifecycle
+export type { Logger } from './logging/logger.js';
+export { createDefaultLogger, LOG_LEVEL_ENV } from './logging/create-default-logger.js';
+export { silentLogger } from './logging/silent-logger.js';
+export {
+  ConnectionIssueLogger,
+  CONNECTION_ISSUE_LOGGING_MODES,
+} from './logging/connection-issue-logger.js';
+export type {
+  ConnectionIssueLogging,
+  ConnectionIssueLoggerOptions,
+} from './logging/connection-issue-logger.js';
+export { registerCloseOnExit } from './lifecycle/close-on-exit.js';
+export type { Closable, CloseOnExitOptions } from './lifecycle/close-on-exit.js';

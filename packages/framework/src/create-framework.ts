@@ -1,0 +1,180 @@
+import { Subject } from 'rxjs';
+import { FrameworkClient } from './client/framework-client.js';
+import { defaultAclProvider } from './client/acl-provider.js';
+import type { AclProvider, ClientContext, UnhandledError } from './client/client-context.js';
+import { InvalidArgumentError } from './errors/zookeeper-error-classes.js';
+import { registerCloseOnExit } from './lifecycle/close-on-exit.js';
+import {
+  ConnectionIssueLogger,
+  type ConnectionIssueLogging,
+} from './logging/connection-issue-logger.js';
+import { createDefaultLogger } from './logging/create-default-logger.js';
+import type { Logger } from './logging/logger.js';
+import { validateTimeoutMs } from './paths/validate-number.js';
+import { ExponentialBackoffRetry } from './retry/exponential-backoff-retry.js';
+import type { RetryPolicy } from './retry/retry-policy.js';
+import { ConnectionState, type ErrorPolicy } from './state/connection-state.js';
+import { ConnectionStateMachine } from './state/connection-state-machine.js';
+import { EventLoopStallDetector } from './state/event-loop-stall-detector.js';
+import { ZooKeeperConnection } from './zk/zookeeper-connection.js';
+import { validateFrameworkOptions } from './validate-framework-options.js';
+
+/** Options of {@link createFramework}. Only `connectString` is required. */
+export interface FrameworkOptions {
+  /** `host:port[,host:port...][/chroot]`. */
+  readonly connectString: string;
+  /** Default `new ExponentialBackoffRetry({ baseSleepMs: 1000, maxRetries: 3 })`. */
+  readonly retryPolicy?: RetryPolicy;
+  /** Requested session timeout; the server may negotiate it into its min/max. Default 60000. */
+  readonly sessionTimeoutMs?: number;
+  /** How long an operation waits for a connection before CONNECTION_LOSS. Default 15000. */
+  readonly connectionTimeoutMs?: number;
+  /** Deadline for a sent request the server has not answered. Default `sessionTimeoutMs`. */
+  readonly requestTimeoutMs?: number;
+  /** Every path is relative to this node (Curator's namespace). Default none. */
+  readonly namespace?: string;
+  /** A winston(-compatible) logger. Default: winston at `warn` (env ZKRECIPES_LOG_LEVEL). */
+  readonly logger?: Logger;
+  /** Which states recipes treat as "hold may be gone". Default 'standard' (SUSPENDED and LOST). */
+  readonly errorPolicy?: ErrorPolicy;
+  /** LOST after SUSPENDED lasts this percent of the negotiated timeout (1-100). Default 100. */
+  readonly sessionExpirationPercent?: number;
+  /** Credentials sent on every new connection, before any parked operation. */
+  readonly authInfo?: readonly { readonly scheme: string; readonly auth: string | Buffer }[];
+  /** ACLs for created nodes. Default world:anyone, all permissions. */
+  readonly aclProvider?: AclProvider;
+  /** How connection problems are logged. Default 'first-as-error'. */
+  readonly connectionIssueLogging?: ConnectionIssueLogging;
+  /** Byte budget of watched paths (SetWatches must fit the server's jute.maxbuffer). Default 512 KiB. */
+  readonly watchBudgetBytes?: number;
+  /** Close the client on SIGTERM/SIGINT, then let the process exit as it would. Default false. */
+  readonly closeOnExit?: boolean;
+  /** Treat an event-loop stall over a third of the session timeout as SUSPENDED. Default true. */
+  readonly detectEventLoopStalls?: boolean;
+}
+
+/**
+ * Creates a client (Curator's `CuratorFrameworkFactory.newClient`). Nothing connects until
+ * `start()`. Invalid options throw an InvalidArgumentError at once.
+ */
+export function createFramework(options: FrameworkOptions): FrameworkClient {
+  validateFrameworkOptions(options);
+  const sessionTimeoutMs = options.sessionTimeoutMs ?? 60_000;
+  const logger = options.logger ?? createDefaultLogger();
+  const issues = new ConnectionIssueLogger(logger, { mode: options.connectionIssueLogging });
+  const unhandled = new Subject<UnhandledError>();
+  const closed = new AbortController();
+  const reportUnhandledError = (error: unknown, context: string): void => {
+    logger.error(`unhandled error in ${context}`, { error });
+    unhandled.next({ error, context });
+  };
+
+  const connection = new ZooKeeperConnection({
+    connectString: options.connectString,
+    sessionTimeoutMs,
+    connectionTimeoutMs: options.connectionTimeoutMs ?? 15_000,
+    requestTimeoutMs: options.requestTimeoutMs ?? sessionTimeoutMs,
+    authInfo: (options.authInfo ?? []).map(({ scheme, auth }) => ({
+      scheme,
+      auth: typeof auth === 'string' ? Buffer.from(auth) : auth,
+    })),
+    watchBudgetBytes: options.watchBudgetBytes ?? 512 * 1024,
+    logger,
+    reportUnhandledError,
+  });
+  const states = new ConnectionStateMachine({
+    events: connection.events,
+    sessionExpirationPercent: options.sessionExpirationPercent ?? 100,
+    onSimulatedLoss: () => connection.resetSession('SUSPENDED outlasted the session timeout'),
+    logger,
+  });
+  states.changes.subscribe((change) => {
+    if (change.state === ConnectionState.SUSPENDED) issues.issue('connection suspended');
+    else if (change.state === ConnectionState.LOST) issues.issue('session lost');
+    else issues.reconnected();
+  });
+  const stalls = new EventLoopStallDetector({
+    thresholdMs: sessionTimeoutMs / 3,
+    onStall: ({ stallMs }) => {
+      logger.warn(`event loop stalled for ${Math.round(stallMs)} ms; connection unproven`);
+      connection.suspect(`event loop stalled for ${Math.round(stallMs)} ms`);
+    },
+    onError: (error) => reportUnhandledError(error, 'event-loop stall handler'),
+  });
+  states.changes.subscribe((change) => {
+    const negotiated = connection.negotiatedSessionTimeoutMs;
+    if (change.state !== ConnectionState.SUSPENDED && negotiated) {
+      stalls.setThresholdMs(negotiated / 3);
+    }
+  });
+
+  const context: ClientContext = {
+    ops: connection,
+    retryPolicy:
+      options.retryPolicy ?? new ExponentialBackoffRetry({ baseSleepMs: 1000, maxRetries: 3 }),
+    logger,
+    errorPolicy: options.errorPolicy ?? 'standard',
+    aclProvider: options.aclProvider ?? defaultAclProvider,
+    connectionStates: states.states,
+    connectionStateChanges: states.changes,
+    currentConnectionState: () => states.state,
+    currentSessionId: () => connection.sessionId,
+    sessionCredentials: () => connection.sessionCredentials(),
+    reportUnhandledError,
+    unhandledErrors: unhandled,
+    closedSignal: closed.signal,
+  };
+
+  let started = false;
+  let unregisterExitHook: (() => void) | undefined;
+  const lifecycle = {
+    get started() {
+      return started;
+    },
+    get closed() {
+      return closed.signal.aborted;
+    },
+    start(): Promise<void> {
+      if (closed.signal.aborted)
+        return Promise.reject(new InvalidArgumentError('start() after close()'));
+      if (started) return Promise.reject(new InvalidArgumentError('start() called twice'));
+      started = true;
+      connection.start();
+      if (options.detectEventLoopStalls ?? true) stalls.start();
+      if (options.closeOnExit) unregisterExitHook = registerCloseOnExit(lifecycle, { logger });
+      return Promise.resolve();
+    },
+    async close(): Promise<void> {
+      if (closed.signal.aborted) return;
+      closed.abort();
+      unregisterExitHook?.();
+      stalls.stop();
+      await connection.close();
+      states.close();
+      unhandled.complete();
+    },
+    async blockUntilConnected(timeoutMs: number | undefined): Promise<boolean> {
+      if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
+      if (connection.connected) return true;
+      if (closed.signal.aborted) return false;
+      return new Promise<boolean>((resolve) => {
+        const finish = (value: boolean): void => {
+          clearTimeout(timer);
+          subscription.unsubscribe();
+          closed.signal.removeEventListener('abort', onClose);
+          resolve(value);
+        };
+        const onClose = (): void => finish(false);
+        const timer =
+          timeoutMs === undefined ? undefined : setTimeout(() => finish(false), timeoutMs);
+        const subscription = states.changes.subscribe((change) => {
+          if (change.state !== ConnectionState.SUSPENDED && change.state !== ConnectionState.LOST) {
+            finish(true);
+          }
+        });
+        closed.signal.addEventListener('abort', onClose, { once: true });
+      });
+    },
+  };
+  return new FrameworkClient(context, lifecycle, options.namespace);
+}
