@@ -1,1 +1,38 @@
-export {};
+// Public surface of @zkrecipes/testing: explicit names only, types exported as types.
+export { TestingServer, type TestingServerOptions } from './testing-server.js';
+export { TestingCluster, type TestingClusterOptions } from './testing-cluster.js';
+export type { ClusterServer } from './cluster-member.js';
+export type { ZooKeeperConfigOptions } from './zoo-cfg.js';
+export { killSession, type KillSessionOptions } from './kill-session.js';
+export { sessionIdHex, type SessionCredentials, type SessionOwner } from './session-credentials.js';
+export { FaultProxy, type FaultProxyOptions } from './fault-proxy.js';
+export type { FaultMode } from './proxied-connection.js';
+export { waitFor, type WaitForOptions } from './wait-for.js';
+export { timing, parseTimingScale, TIMING_SCALE_ENV } from './timing.js';
+export { uniquePath } from './unique-path.js';
+export { freePort, freePorts } from './free-port.js';
+export {
+  fourLetterWord,
+  FourLetterWordTimeoutError,
+  type FourLetterWordOptions,
+} from './four-letter-word.js';
+export {
+  zookeeperClasspath,
+  findJava,
+  DEFAULT_JAR_DIR,
+  ZOOKEEPER_CLASSPATH_ENV,
+  ZOOKEEPER_JARS,
+  type ZooKeeperClasspathOptions,
+  type FindJavaOptions,
+} from './zookeeper-classpath.js';
+export { ZooKeeperStartError } from './zookeeper-process.js';
+export {
+  RawZooKeeperSession,
+  type RawZooKeeperSessionOptions,
+} from './wire/raw-zookeeper-session.js';
+export {
+  RawZooKeeperError,
+  hasRawErrorCode,
+  type RawZooKeeperErrorCode,
+} from './wire/raw-zookeeper-error.js';
+export { CreateMode, ZooKeeperErrorCode, errorCodeName } from './wire/protocol.js';

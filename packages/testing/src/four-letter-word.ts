@@ -1,0 +1,59 @@
+// ZooKeeper's four-letter words (`ruok`, `srvr`, `dump`, `cons`, ...) are the server's own
+// view of itself, independent of any client library: the harness uses them to see when a
+// server is up, who leads a quorum, and whether a session is really gone.
+import net from 'node:net';
+
+export interface FourLetterWordOptions {
+  /** Deadline for connect + reply. Not scaled: callers pass scaled values. Default 5000. */
+  timeoutMs?: number;
+}
+
+/** Rejection of `fourLetterWord` when the deadline passes; `code` is 'TIMEOUT'. */
+export class FourLetterWordTimeoutError extends Error {
+  readonly code = 'TIMEOUT';
+  override readonly name = 'FourLetterWordTimeoutError';
+}
+
+/**
+ * Sends a four-letter word and resolves with the full reply (the server closes the
+ * connection when it is done). Rejects on connection errors and after `timeoutMs`:
+ * a server that is still starting can accept a connection and never answer, so the
+ * deadline is not optional.
+ */
+export function fourLetterWord(
+  host: string,
+  port: number,
+  cmd: string,
+  options: FourLetterWordOptions = {},
+): Promise<string> {
+  const { timeoutMs = 5000 } = options;
+  if (!/^[a-z]{4}$/.test(cmd)) {
+    return Promise.reject(
+      new Error(`fourLetterWord: not a four-letter word: ${JSON.stringify(cmd)}`),
+    );
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let settled = false;
+    const socket = net.connect({ host, port });
+    const timer = setTimeout(() => {
+      finish(
+        new FourLetterWordTimeoutError(`${cmd} to ${host}:${port}: no reply in ${timeoutMs} ms`),
+      );
+    }, timeoutMs);
+    function finish(error?: Error): void {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks).toString('utf8'));
+    }
+    // write, not end: a half-close can make the server drop the connection before replying.
+    socket.on('connect', () => socket.write(cmd));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('end', () => finish());
+    socket.on('error', (error) => finish(error));
+    socket.on('close', () => finish());
+  });
+}

@@ -1,0 +1,222 @@
+// A minimal ZooKeeper client of our own. The testing package cannot use @zkrecipes/framework
+// (whose tests depend on this package) and only the framework's adapter may import
+// node-zookeeper-client. A fault harness also wants an observer that shares no code with
+// the client under test: no reconnects, no retries, every request with a hard deadline.
+import type net from 'node:net';
+import type { SessionCredentials, SessionOwner } from '../session-credentials.js';
+import { timing } from '../timing.js';
+import { handshake, parseConnectString, type HostPort } from './connect-handshake.js';
+import type { FrameDecoder } from './frame-decoder.js';
+import { JuteReader, JuteWriter } from './jute.js';
+import { PendingReplies } from './pending-replies.js';
+import { CreateMode, OpCode, Perms, Xid, ZooKeeperErrorCode } from './protocol.js';
+import { RawZooKeeperError } from './raw-zookeeper-error.js';
+
+export interface RawZooKeeperSessionOptions {
+  /** Requested session timeout; the server clamps it to its min/max. Default 10000. */
+  sessionTimeoutMs?: number;
+  /** Attach to this existing session instead of creating one (needs `password`). */
+  sessionId?: bigint;
+  password?: Buffer;
+  /** Deadline for TCP + handshake over all hosts, before scaling. Default 5000. */
+  connectTimeoutMs?: number;
+  /** Deadline for each request's reply, before scaling. Default 5000. */
+  requestTimeoutMs?: number;
+}
+
+interface Opened {
+  socket: net.Socket;
+  decoder: FrameDecoder;
+  host: HostPort;
+  sessionId: bigint;
+  password: Buffer;
+  sessionTimeoutMs: number;
+}
+
+export class RawZooKeeperSession implements SessionOwner, AsyncDisposable {
+  readonly sessionId: bigint;
+  readonly password: Buffer;
+  /** The timeout the server granted. */
+  readonly sessionTimeoutMs: number;
+  /** The server this session is connected to. */
+  readonly server: HostPort;
+  /** Why the connection ended; undefined while open or after close()/destroy(). */
+  closeReason: Error | undefined;
+  #socket: net.Socket;
+  #replies: PendingReplies;
+  #nextXid = 1;
+  #pingTimer: NodeJS.Timeout;
+  #closed = false;
+  /** close() is under way: the server hanging up afterwards is expected, not a failure. */
+  #closing = false;
+
+  private constructor(opened: Opened, requestTimeoutMs: number) {
+    const { socket, decoder } = opened;
+    this.#socket = socket;
+    this.sessionId = opened.sessionId;
+    this.password = opened.password;
+    this.sessionTimeoutMs = opened.sessionTimeoutMs;
+    this.server = opened.host;
+    this.#replies = new PendingReplies(requestTimeoutMs);
+    socket.on('data', (chunk: Buffer) => {
+      try {
+        for (const frame of decoder.push(chunk)) this.#onFrame(frame);
+      } catch (error) {
+        this.#teardown(error as Error);
+      }
+    });
+    socket.on('error', (error) => this.#teardown(error));
+    socket.on('close', () => this.#teardown(new Error('connection closed by the server')));
+    // Pings keep the session alive while idle: every third of the timeout, as the Java client.
+    this.#pingTimer = setInterval(() => {
+      // A lost ping needs no handling here: a dead connection shows up as 'close'.
+      this.#request(OpCode.ping, new JuteWriter(), undefined).catch(() => undefined);
+    }, opened.sessionTimeoutMs / 3);
+    // An idle session must not keep a test process alive; pending requests do (their timers).
+    this.#pingTimer.unref();
+    socket.unref();
+    socket.resume();
+  }
+
+  /** Opens a new session, or attaches to `sessionId`; tries the hosts in order. */
+  static async connect(
+    connectString: string,
+    options: RawZooKeeperSessionOptions = {},
+  ): Promise<RawZooKeeperSession> {
+    const { sessionTimeoutMs = 10_000, sessionId = 0n, password = Buffer.alloc(16) } = options;
+    const deadline = Date.now() + timing.ms(options.connectTimeoutMs ?? 5000);
+    const opened = await handshake(
+      parseConnectString(connectString),
+      { sessionTimeoutMs, sessionId, password },
+      deadline,
+    );
+    const session = new RawZooKeeperSession(opened, timing.ms(options.requestTimeoutMs ?? 5000));
+    for (const frame of opened.extraFrames) session.#onFrame(frame);
+    return session;
+  }
+
+  /** True once the connection has ended, for any reason. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  sessionCredentials(): SessionCredentials {
+    return { sessionId: this.sessionId, password: this.password };
+  }
+
+  /** Creates a node with an open ACL (world:anyone, ALL); resolves with the created path. */
+  async create(
+    path: string,
+    data: Buffer | string = Buffer.alloc(0),
+    options: { mode?: CreateMode } = {},
+  ): Promise<string> {
+    const body = new JuteWriter()
+      .string(path)
+      .buffer(typeof data === 'string' ? Buffer.from(data) : data)
+      .int(1) // one ACL entry
+      .int(Perms.ALL)
+      .string('world')
+      .string('anyone')
+      .int(CreateMode[options.mode ?? 'PERSISTENT']);
+    const reply = await this.#request(OpCode.create, body, path);
+    return reply.string() ?? path;
+  }
+
+  /** Whether the node exists (no watch is set). */
+  async exists(path: string): Promise<boolean> {
+    try {
+      await this.#request(OpCode.exists, new JuteWriter().string(path).bool(false), path);
+      return true;
+    } catch (error) {
+      if (error instanceof RawZooKeeperError && error.code === ZooKeeperErrorCode.NO_NODE) {
+        return false;
+      }
+      throw error;
+    }
+  }
+
+  /** The node's data. */
+  async getData(path: string): Promise<Buffer> {
+    const body = new JuteWriter().string(path).bool(false);
+    return (await this.#request(OpCode.getData, body, path)).buffer() ?? Buffer.alloc(0);
+  }
+
+  /** The node's children, unsorted as the server sends them. */
+  async getChildren(path: string): Promise<string[]> {
+    const body = new JuteWriter().string(path).bool(false);
+    return (await this.#request(OpCode.getChildren, body, path)).strings();
+  }
+
+  /** Deletes the node; `version` -1 (the default) matches any version. */
+  async delete(path: string, options: { version?: number } = {}): Promise<void> {
+    const body = new JuteWriter().string(path).int(options.version ?? -1);
+    await this.#request(OpCode.delete, body, path);
+  }
+
+  /** Round trip with the server (resolves on its ping reply). */
+  async ping(): Promise<void> {
+    await this.#request(OpCode.ping, new JuteWriter(), undefined);
+  }
+
+  /**
+   * Ends the session on the server (closeSession: its ephemerals go at once) and waits for
+   * the reply, bounded by the request timeout, then closes the socket. Idempotent.
+   */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closing = true;
+    try {
+      await this.#request(OpCode.closeSession, new JuteWriter(), undefined);
+    } catch {
+      // Timed out or the connection went first: either way we are done with it.
+    }
+    this.#teardown(undefined);
+  }
+
+  /** Drops the connection without closeSession; the session lives on until it expires. */
+  destroy(): void {
+    this.#closing = true;
+    this.#teardown(undefined);
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  #request(type: number, body: JuteWriter, path: string | undefined): Promise<JuteReader> {
+    const what = `${opName(type)}${path === undefined ? '' : ` ${path}`}`;
+    if (this.#closed) {
+      const reason = this.closeReason?.message ?? 'session closed';
+      return Promise.reject(
+        new RawZooKeeperError(ZooKeeperErrorCode.CONNECTION_LOSS, `${what}: ${reason}`, { path }),
+      );
+    }
+    const xid = type === OpCode.ping ? Xid.ping : this.#nextXid++;
+    const reply = this.#replies.expect(xid, what, path);
+    this.#socket.write(new JuteWriter().int(xid).int(type).append(body).frame());
+    return reply;
+  }
+
+  #onFrame(frame: Buffer): void {
+    const reader = new JuteReader(frame);
+    const xid = reader.int();
+    reader.long(); // zxid
+    const err = reader.int();
+    if (xid === Xid.notification) return; // we never set watches
+    this.#replies.settle(xid, err, reader);
+  }
+
+  #teardown(reason: Error | undefined): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.closeReason = this.#closing ? undefined : reason;
+    clearInterval(this.#pingTimer);
+    this.#socket.destroy();
+    this.#replies.failAll(reason?.message ?? 'session closed', reason);
+  }
+}
+
+function opName(type: number): string {
+  const entry = Object.entries(OpCode).find(([, code]) => code === type);
+  return entry?.[0] ?? `op ${type}`;
+}
