@@ -36,3 +36,9 @@ export {
   type RawZooKeeperErrorCode,
 } from './wire/raw-zookeeper-error.js';
 export { CreateMode, ZooKeeperErrorCode, errorCodeName } from './wire/protocol.js';
+export {
+  compileJavaPeer,
+  CURATOR_CLIENT_JARS,
+  JavaPeer,
+  type JavaPeerOptions,
+} from './java-peer.js';

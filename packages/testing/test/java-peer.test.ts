@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { JavaPeer } from '../src/java-peer.js';
+import { TestingServer } from '../src/testing-server.js';
+import { uniquePath } from '../src/unique-path.js';
+import { RawZooKeeperSession } from '../src/wire/raw-zookeeper-session.js';
+
+// dist/test/java-peer.test.js -> test/fixtures/*.java in the package's sources.
+const peerSource = new URL('../../test/fixtures/CuratorEchoPeer.java', import.meta.url).pathname;
+
+describe('JavaPeer', () => {
+  let server: TestingServer;
+  before(async () => {
+    server = await TestingServer.start();
+  });
+  after(() => server.close());
+
+  it('runs real Curator: a node Curator creates is seen by another client, and answers come back in order', async () => {
+    const peer = await JavaPeer.start({ source: peerSource, args: [server.connectString] });
+    const raw = await RawZooKeeperSession.connect(server.connectString);
+    try {
+      const path = `${uniquePath('java')}/child`;
+      assert.equal(await peer.request(`create ${path} from java`), 'OK');
+      assert.equal((await raw.getData(path)).toString(), 'from java');
+      assert.equal(await peer.request(`get ${path}`), 'OK from java');
+      await assert.rejects(peer.request('bogus'), /unknown command bogus/);
+    } finally {
+      await raw.close();
+      await peer.close();
+    }
+  });
+});
