@@ -101,8 +101,8 @@ export class TestingCluster implements AsyncDisposable {
   }
 
   /** SIGSTOP one server: it hangs with its connections open. */
-  pauseServer(index: number): void {
-    this.#running(index).pause();
+  pauseServer(index: number): Promise<void> {
+    return this.#running(index).pause();
   }
 
   /** SIGCONT after pauseServer(). */

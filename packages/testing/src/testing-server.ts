@@ -128,9 +128,9 @@ export class TestingServer implements AsyncDisposable {
   }
 
   /** SIGSTOP: connections stay open but nothing is answered, like a hung server. */
-  pause(): void {
+  pause(): Promise<void> {
     this.#assertOpen('pause');
-    this.#process.pause();
+    return this.#process.pause();
   }
 
   /** SIGCONT after pause(). */

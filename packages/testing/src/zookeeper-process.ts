@@ -2,6 +2,7 @@
 // sure it cannot outlive us. TestingServer and TestingCluster both run their JVMs through
 // this class so that plumbing exists once.
 import type { ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fourLetterWord } from './four-letter-word.js';
 import { logTail } from './log-tail.js';
@@ -109,11 +110,17 @@ export class ZooKeeperProcess {
     return this.#paused && this.running;
   }
 
-  /** SIGSTOP: the JVM keeps its sockets open but answers nothing, like a hung server. */
-  pause(): void {
+  /**
+   * SIGSTOP: the JVM keeps its sockets open but answers nothing, like a hung server. Resolves
+   * once every thread is stopped: kill() returns before the signal takes effect, and a thread
+   * caught mid-request could still answer a request sent right after pause().
+   */
+  async pause(): Promise<void> {
     if (!this.running) throw new Error(`ZooKeeper (pid ${this.pid}) is not running`);
     this.#child.kill('SIGSTOP');
     this.#paused = true;
+    const deadline = performance.now() + 2000;
+    while (!allThreadsStopped(this.pid) && performance.now() < deadline) await delay(2);
   }
 
   /** SIGCONT after pause(). */
@@ -188,5 +195,18 @@ export class ZooKeeperProcess {
       }
       await delay(25);
     }
+  }
+}
+
+/** True when every thread of `pid` is in the stopped state ('T'), per /proc. */
+function allThreadsStopped(pid: number): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/task`).every((tid) => {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      // The state follows the parenthesised command name, which may itself hold spaces.
+      return /^[Tt]$/.test(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3));
+    });
+  } catch {
+    return true; // gone: nothing left to answer
   }
 }

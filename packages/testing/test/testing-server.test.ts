@@ -90,7 +90,7 @@ describe('TestingServer', () => {
       requestTimeoutMs: 300,
     });
     try {
-      server.pause();
+      await server.pause();
       assert.equal(server.paused, true);
       try {
         await assert.rejects(session.exists('/'), { code: 'TIMEOUT' });

@@ -116,7 +116,7 @@ describe('connection states against a real server', () => {
     try {
       const seen = recordStates(client);
       const pausedAt = performance.now();
-      server.pause();
+      await server.pause();
       let settledAfterMs = Infinity;
       const pending = client.exists('/').then(
         () => 'answered',
