@@ -1,0 +1,152 @@
+// One subscription per client to its connection states, shared by every hold and lease of that
+// client: a hold only remembers the epoch it was confirmed in, and an AbortSignal is made (and
+// registered here) only when someone asks for it. An uncontended acquire/release cycle thus
+// costs no subscription at all.
+import { setMaxListeners } from 'node:events';
+import {
+  ClosedError,
+  ConnectionLossError,
+  ConnectionState,
+  isErrorState,
+  SessionExpiredError,
+  type FrameworkClient,
+} from '@zkrecipes/framework';
+
+/** What made a hold doubtful: the connection state, or the client's close. */
+export type LossCause = 'SUSPENDED' | 'LOST' | 'CLOSED';
+
+const watches = new WeakMap<FrameworkClient, ConnectionWatch>();
+
+/**
+ * Follows one client's connection states and counts the moments its error policy says held
+ * locks may be gone (SUSPENDED and LOST under 'standard', LOST only under 'session', and the
+ * client's close).
+ */
+export class ConnectionWatch {
+  readonly #client: FrameworkClient;
+  readonly #listeners = new Set<(cause: LossCause) => void>();
+  readonly #closed = new AbortController();
+  #epoch = 0;
+  #lastCause: LossCause | undefined;
+
+  /** The watch of `client`, made on first use. */
+  static of(client: FrameworkClient): ConnectionWatch {
+    let watch = watches.get(client);
+    if (watch === undefined) {
+      watch = new ConnectionWatch(client);
+      watches.set(client, watch);
+    }
+    return watch;
+  }
+
+  private constructor(client: FrameworkClient) {
+    this.#client = client;
+    // Every waiting acquire of this client listens to it; dozens at once are normal.
+    setMaxListeners(0, this.#closed.signal);
+    client.connectionStates.subscribe({
+      next: (state) => {
+        if (isErrorState(state, client.errorPolicy)) this.#loss(state as LossCause);
+      },
+      complete: () => {
+        this.#loss('CLOSED');
+        this.#closed.abort(new ClosedError());
+      },
+    });
+  }
+
+  /** Grows by one at every loss; a hold compares it with the value it was confirmed under. */
+  get epoch(): number {
+    return this.#epoch;
+  }
+
+  /** Aborted once the client has closed. */
+  get closedSignal(): AbortSignal {
+    return this.#closed.signal;
+  }
+
+  /**
+   * The cause if a loss happened after `epoch` was read, or if the client is in an error state
+   * right now; undefined when a hold confirmed under `epoch` is still sound.
+   */
+  lossSince(epoch: number): LossCause | undefined {
+    if (this.#epoch !== epoch) return this.#lastCause;
+    if (this.#closed.signal.aborted) return 'CLOSED';
+    const state = this.#client.connectionState;
+    if (state !== undefined && isErrorState(state, this.#client.errorPolicy)) {
+      return state === ConnectionState.LOST ? 'LOST' : 'SUSPENDED';
+    }
+    return undefined;
+  }
+
+  /** Calls `listener` once, at the next loss; returns the function that cancels it. */
+  onNextLoss(listener: (cause: LossCause) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #loss(cause: LossCause): void {
+    this.#epoch++;
+    this.#lastCause = cause;
+    const listeners = [...this.#listeners];
+    this.#listeners.clear();
+    for (const listener of listeners) listener(cause);
+  }
+}
+
+/** The abort reason a hold's `lost` signal carries for `cause`. */
+export function lossReason(cause: LossCause, path: string): Error {
+  switch (cause) {
+    case 'SUSPENDED':
+      return new ConnectionLossError({
+        path,
+        detail: 'connection SUSPENDED: the hold may be lost (error policy "standard")',
+      });
+    case 'LOST':
+      return new SessionExpiredError({ path, detail: 'session LOST: the hold is gone' });
+    case 'CLOSED':
+      return new ClosedError({ path, detail: 'the client closed: the hold is gone' });
+  }
+}
+
+/**
+ * The `lost` signal of one hold or lease, made on first access. It aborts when a loss happens
+ * after the hold was confirmed (or had already happened by the time it is first asked for),
+ * and never after `end()`.
+ */
+export class LossSignal {
+  readonly #watch: ConnectionWatch;
+  readonly #epoch: number;
+  readonly #path: string;
+  #controller: AbortController | undefined;
+  #cancel: (() => void) | undefined;
+  #ended = false;
+
+  constructor(watch: ConnectionWatch, epoch: number, path: string) {
+    this.#watch = watch;
+    this.#epoch = epoch;
+    this.#path = path;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      const controller = new AbortController();
+      this.#controller = controller;
+      const cause = this.#watch.lossSince(this.#epoch);
+      if (cause !== undefined) controller.abort(lossReason(cause, this.#path));
+      else if (!this.#ended) {
+        this.#cancel = this.#watch.onNextLoss((next) => {
+          this.#cancel = undefined;
+          controller.abort(lossReason(next, this.#path));
+        });
+      }
+    }
+    return this.#controller.signal;
+  }
+
+  /** The hold ended normally: stop listening (the signal stays as it is). */
+  end(): void {
+    this.#ended = true;
+    this.#cancel?.();
+    this.#cancel = undefined;
+  }
+}

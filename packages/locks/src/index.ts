@@ -1,0 +1,19 @@
+// @zkrecipes/locks: explicit named exports only.
+export { InterProcessMutex } from './interprocess-mutex.js';
+export type { InterProcessMutexOptions } from './interprocess-mutex.js';
+export { ReentrantLock } from './reentrant-lock.js';
+export type { LockHold } from './reentrant-lock.js';
+export { InterProcessReadWriteLock, ReadLock, WriteLock } from './interprocess-read-write-lock.js';
+export type {
+  InterProcessReadWriteLockOptions,
+  ReadWriteLockHalfOptions,
+} from './interprocess-read-write-lock.js';
+export { InterProcessSemaphoreV2 } from './interprocess-semaphore-v2.js';
+export type { InterProcessSemaphoreV2Options } from './interprocess-semaphore-v2.js';
+export { Lease } from './lease.js';
+export { InterProcessSemaphoreMutex } from './interprocess-semaphore-mutex.js';
+export { InterProcessMultiLock } from './interprocess-multi-lock.js';
+export type { AcquireOptions, InterProcessLock } from './interprocess-lock.js';
+export { runInFlow } from './flow-scope.js';
+export { IllegalMonitorStateError, isIllegalMonitorState } from './illegal-monitor-state-error.js';
+export { LockName, lockSequence, sortParticipants } from './lock-node-names.js';

@@ -1,0 +1,84 @@
+import type { FrameworkClient } from '@zkrecipes/framework';
+import { checkAcquireArguments, remainingMs } from './check-arguments.js';
+import type { AcquireOptions, InterProcessLock } from './interprocess-lock.js';
+import { InterProcessMutex } from './interprocess-mutex.js';
+
+/**
+ * Several locks as one (Curator's `InterProcessMultiLock`): `acquire` takes them in the given
+ * order and either holds all of them or, if one fails or the time runs out, none (the ones
+ * taken are released in reverse order); `release` gives them back in reverse order.
+ *
+ * Always list shared locks in the same order everywhere, or two multi-locks can deadlock.
+ */
+export class InterProcessMultiLock implements InterProcessLock {
+  readonly #locks: readonly InterProcessLock[];
+
+  /** A multi-lock over any locks (mutexes, read or write locks, semaphore mutexes). */
+  constructor(locks: readonly InterProcessLock[]);
+  /** A multi-lock of InterProcessMutexes on `paths`. */
+  constructor(client: FrameworkClient, paths: readonly string[]);
+  constructor(
+    clientOrLocks: FrameworkClient | readonly InterProcessLock[],
+    paths?: readonly string[],
+  ) {
+    this.#locks = Array.isArray(clientOrLocks)
+      ? [...(clientOrLocks as readonly InterProcessLock[])]
+      : (paths ?? []).map((path) => new InterProcessMutex(clientOrLocks as FrameworkClient, path));
+  }
+
+  /** Takes every lock; resolves true. */
+  acquire(timeoutMs?: undefined, options?: AcquireOptions): Promise<true>;
+  /**
+   * Takes every lock within `timeoutMs` in total (Curator gives each lock the whole time):
+   * true, or false with none held.
+   */
+  acquire(timeoutMs: number | undefined, options?: AcquireOptions): Promise<boolean>;
+  async acquire(timeoutMs?: number, options: AcquireOptions = {}): Promise<boolean> {
+    checkAcquireArguments(timeoutMs, options);
+    const deadlineMs = timeoutMs === undefined ? undefined : performance.now() + timeoutMs;
+    const acquired: InterProcessLock[] = [];
+    try {
+      for (const lock of this.#locks) {
+        if (!(await lock.acquire(remainingMs(deadlineMs), options))) {
+          await releaseQuietly(acquired);
+          return false;
+        }
+        acquired.push(lock);
+      }
+      return true;
+    } catch (error) {
+      await releaseQuietly(acquired);
+      throw error;
+    }
+  }
+
+  /**
+   * Releases every lock, last first. Every lock is tried; failures are collected and thrown
+   * together afterwards (an AggregateError when more than one).
+   */
+  async release(): Promise<void> {
+    const errors: unknown[] = [];
+    for (const lock of [...this.#locks].reverse()) {
+      try {
+        await lock.release();
+      } catch (error) {
+        errors.push(error);
+      }
+    }
+    if (errors.length === 1) throw errors[0] as Error;
+    if (errors.length > 1) throw new AggregateError(errors, 'releasing the multi-lock failed');
+  }
+
+  /** True when every lock is held by this process (Curator's choice too). */
+  isAcquiredInThisProcess(): boolean {
+    return this.#locks.every((lock) => lock.isAcquiredInThisProcess());
+  }
+}
+
+async function releaseQuietly(acquired: readonly InterProcessLock[]): Promise<void> {
+  for (const lock of [...acquired].reverse()) {
+    // The caller gets the acquire's own outcome; a lock node left behind is deleted by the
+    // client's guaranteed delete.
+    await lock.release().catch(() => undefined);
+  }
+}

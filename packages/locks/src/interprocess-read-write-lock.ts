@@ -1,0 +1,156 @@
+import type { FrameworkClient } from '@zkrecipes/framework';
+import { checkFlag, checkNodeData, checkOptionsObject } from './check-arguments.js';
+import type { FlowScope } from './flow-scope.js';
+import { IllegalMonitorStateError } from './illegal-monitor-state-error.js';
+import type { AttemptOptions, LockInternalsConfig } from './lock-internals.js';
+import { READ_DRIVER, WRITE_DRIVER } from './lock-driver.js';
+import { LockName } from './lock-node-names.js';
+import { flowHoldOf, ReentrantLock } from './reentrant-lock.js';
+
+/** Options of {@link InterProcessReadWriteLock}. */
+export interface InterProcessReadWriteLockOptions {
+  /** Data stored in every lock node of both halves (Curator's `lockData`). Default: empty. */
+  readonly lockData?: Uint8Array | undefined;
+  /** As InterProcessMutex's `pipelineRelease`, for both halves. Default: false. */
+  readonly pipelineRelease?: boolean | undefined;
+}
+
+/** What the two halves of a read/write lock share: node data and release behaviour. */
+export interface ReadWriteLockHalfOptions {
+  readonly data?: Uint8Array | undefined;
+  readonly pipelineRelease?: boolean | undefined;
+}
+
+function config(
+  lockName: string,
+  options: ReadWriteLockHalfOptions,
+): Omit<LockInternalsConfig, 'driver' | 'maxLeases'> {
+  return { lockName, ...options, component: 'InterProcessReadWriteLock' };
+}
+
+async function onlyNamed(nodes: Promise<string[]>, lockName: string): Promise<string[]> {
+  const names = await nodes;
+  return names.filter((path) => path.slice(path.lastIndexOf('/') + 1).includes(lockName));
+}
+
+/**
+ * The exclusive half of {@link InterProcessReadWriteLock} (`_c_<uuid>-__WRIT__<sequence>`
+ * nodes): waits for every reader and writer queued before it. Reentrant within a flow. A flow
+ * that holds the read lock cannot take the write lock (an upgrade would wait for itself
+ * forever): acquire() refuses with an IllegalMonitorStateError instead.
+ */
+export class WriteLock extends ReentrantLock {
+  /** Set by the read/write lock right after construction. */
+  #readLock: ReadLock | undefined;
+
+  constructor(client: FrameworkClient, path: string, options: ReadWriteLockHalfOptions = {}) {
+    super(client, path, {
+      ...config(LockName.WRITE, options),
+      driver: WRITE_DRIVER,
+      maxLeases: 1,
+    });
+  }
+
+  /** @internal Pairs the write lock with its read lock (for the upgrade check). */
+  pair(readLock: ReadLock): void {
+    this.#readLock = readLock;
+  }
+
+  /** The write nodes (holder first, then queued writers), as Curator's WriteLock lists them. */
+  override async getParticipantNodes(): Promise<string[]> {
+    return onlyNamed(super.getParticipantNodes(), LockName.WRITE);
+  }
+
+  protected override prepareAttempt(_scope: FlowScope | undefined): Partial<AttemptOptions> {
+    if (this.#readLock !== undefined && flowHoldOf(this.#readLock) !== undefined) {
+      throw new IllegalMonitorStateError(
+        'cannot upgrade a read lock to the write lock (it would wait for itself forever); ' +
+          'release the read lock first',
+        { path: this.path },
+      );
+    }
+    return {};
+  }
+}
+
+/**
+ * The shared half of {@link InterProcessReadWriteLock} (`_c_<uuid>-__READ__<sequence>` nodes):
+ * holds as soon as no writer is queued ahead of it. Reentrant within a flow.
+ *
+ * Downgrade: a flow holding the write lock gets the read lock at once, and its read node takes
+ * the write node's place in line (Curator 5.5+: a plain ephemeral `__READ__<write sequence>`),
+ * so releasing the write lock afterwards cannot let a queued writer in ahead of it.
+ */
+export class ReadLock extends ReentrantLock {
+  readonly #writeLock: WriteLock;
+
+  constructor(
+    client: FrameworkClient,
+    path: string,
+    writeLock: WriteLock,
+    options: ReadWriteLockHalfOptions = {},
+  ) {
+    super(client, path, {
+      ...config(LockName.READ, options),
+      driver: READ_DRIVER,
+      maxLeases: Number.MAX_SAFE_INTEGER,
+    });
+    this.#writeLock = writeLock;
+  }
+
+  /** The read nodes in lock order, as Curator's ReadLock lists them. */
+  override async getParticipantNodes(): Promise<string[]> {
+    return onlyNamed(super.getParticipantNodes(), LockName.READ);
+  }
+
+  protected override prepareAttempt(_scope: FlowScope | undefined): Partial<AttemptOptions> {
+    const write = flowHoldOf(this.#writeLock);
+    if (write === undefined) return {};
+    const at = write.lockPath.lastIndexOf(LockName.WRITE);
+    return {
+      alwaysHolds: true,
+      sortingSequence: write.lockPath.slice(at + LockName.WRITE.length),
+    };
+  }
+}
+
+/**
+ * A fair read/write lock across processes (Curator's `InterProcessReadWriteLock`): any number
+ * of readers share it while no writer holds it; a writer holds it alone. Both halves queue
+ * under the same path, so a writer waits for the readers ahead of it and stops the readers
+ * behind it. Node names and order are Curator's (`__READ__` / `__WRIT__`), including the 5.5+
+ * downgrade naming. See docs/recipes/locks.md.
+ *
+ * @example
+ * const rw = new InterProcessReadWriteLock(client, '/app/locks/catalog');
+ * await rw.readLock().withLock(async () => render(await load()));
+ */
+export class InterProcessReadWriteLock {
+  readonly #readLock: ReadLock;
+  readonly #writeLock: WriteLock;
+
+  constructor(
+    client: FrameworkClient,
+    path: string,
+    options: InterProcessReadWriteLockOptions = {},
+  ) {
+    checkOptionsObject(options);
+    const half: ReadWriteLockHalfOptions = {
+      data: checkNodeData('lockData', options.lockData),
+      pipelineRelease: checkFlag('pipelineRelease', options.pipelineRelease),
+    };
+    this.#writeLock = new WriteLock(client, path, half);
+    this.#readLock = new ReadLock(client, path, this.#writeLock, half);
+    this.#writeLock.pair(this.#readLock);
+  }
+
+  /** The lock readers take (Curator's `readLock()`); the same object every call. */
+  readLock(): ReadLock {
+    return this.#readLock;
+  }
+
+  /** The lock writers take (Curator's `writeLock()`); the same object every call. */
+  writeLock(): WriteLock {
+    return this.#writeLock;
+  }
+}

@@ -1,0 +1,238 @@
+// Reentrancy and hold bookkeeping shared by InterProcessMutex and the two halves of
+// InterProcessReadWriteLock (Curator's InterProcessMutex, whose subclasses they are there).
+import { validatePath, type FrameworkClient } from '@zkrecipes/framework';
+import { checkAcquireArguments, remainingMs } from './check-arguments.js';
+import { LossSignal } from './connection-watch.js';
+import { currentFlow, findFlowHold, runInFlow, type FlowScope } from './flow-scope.js';
+import { IllegalMonitorStateError } from './illegal-monitor-state-error.js';
+import type { AcquireOptions, InterProcessLock } from './interprocess-lock.js';
+import { LockInternals, type AttemptOptions, type LockInternalsConfig } from './lock-internals.js';
+import { waitForWake } from './wait-for-wake.js';
+
+/** A held lock, as the flow holding it sees it. */
+export interface LockHold {
+  /** Our lock node (namespace-relative), e.g. `/app/lock/_c_<uuid>-lock-0000000007`. */
+  readonly lockPath: string;
+  /**
+   * Strictly greater than the token of every earlier holder of this lock path, also across a
+   * delete and re-create of the lock's parent. Pass it to the resource you protect and let it
+   * refuse writes carrying a smaller token than it has seen: that stops a holder who lost the
+   * lock without knowing (a long pause, a partition) from doing damage.
+   *
+   * It is the lock node's pzxid as seen by the read that confirmed the hold (no extra request):
+   * at least our node's czxid, equal to it when uncontended. Read locks are ordered against
+   * writers only; overlapping readers may share a value.
+   */
+  readonly fencingToken: bigint;
+  /**
+   * Aborts when the client's error policy says the hold may be gone: SUSPENDED or LOST under
+   * 'standard', LOST only under 'session'; and when the client closes. Pass it to the work done
+   * under the lock. It does not abort on `release()`.
+   */
+  readonly lost: AbortSignal;
+}
+
+class Hold implements LockHold {
+  readonly lockPath: string;
+  readonly fencingToken: bigint;
+  readonly #loss: LossSignal;
+  count = 1;
+
+  constructor(lockPath: string, fencingToken: bigint, loss: LossSignal) {
+    this.lockPath = lockPath;
+    this.fencingToken = fencingToken;
+    this.#loss = loss;
+  }
+
+  get lost(): AbortSignal {
+    return this.#loss.signal;
+  }
+
+  end(): void {
+    this.#loss.end();
+  }
+}
+
+/**
+ * @internal The hold of `lock` in the current flow, for the read/write lock's up- and downgrade
+ * rules (set by ReentrantLock's static block, which can see its private state).
+ */
+export let flowHoldOf: (lock: ReentrantLock) => LockHold | undefined;
+
+/**
+ * A reentrant lock over {@link LockInternals}. Holds belong to flows (see `runInFlow`); a hold
+ * taken outside any flow belongs to no flow in particular: it is never re-entered, and any
+ * caller that does not hold the lock through a flow may release it.
+ */
+export abstract class ReentrantLock implements InterProcessLock {
+  static {
+    flowHoldOf = (lock) => findFlowHold<Hold>(lock)?.hold;
+  }
+
+  readonly #internals: LockInternals;
+  readonly #path: string;
+  /** Holds taken outside any flow, oldest first (a read lock may have several). */
+  readonly #unscoped: Hold[] = [];
+  #holdCount = 0;
+
+  protected constructor(client: FrameworkClient, path: string, config: LockInternalsConfig) {
+    validatePath(path);
+    this.#path = path;
+    this.#internals = new LockInternals(client, path, config);
+  }
+
+  /** The lock's path, as given. */
+  get path(): string {
+    return this.#path;
+  }
+
+  /**
+   * Waits for the lock (Curator's `acquire()`); resolves true. Reentrant inside a flow.
+   * Rejects with `signal.reason` when aborted, ClosedError when the client closes.
+   */
+  acquire(timeoutMs?: undefined, options?: AcquireOptions): Promise<true>;
+  /**
+   * Waits at most `timeoutMs` (Curator's `acquire(time, unit)`): true when acquired, false when
+   * the time ran out. `acquire(0)` never waits: when anyone holds or queues for the lock it
+   * answers false with a single read and leaves no node and no watch behind.
+   */
+  acquire(timeoutMs: number | undefined, options?: AcquireOptions): Promise<boolean>;
+  async acquire(timeoutMs?: number, options: AcquireOptions = {}): Promise<boolean> {
+    const signal = checkAcquireArguments(timeoutMs, options);
+    const scope = currentFlow();
+    const deadlineMs = timeoutMs === undefined ? undefined : performance.now() + timeoutMs;
+    // Another acquire of this lock under way in this very flow: its outcome decides ours.
+    const pending = scope?.pending.get(this);
+    if (pending !== undefined) {
+      const settled = pending.then(
+        () => undefined,
+        () => undefined,
+      );
+      const woke = await waitForWake(settled, {
+        timeoutMs: remainingMs(deadlineMs),
+        signal,
+        closed: this.#internals.connectionWatch.closedSignal,
+      });
+      if (woke === 'timeout') return false;
+    }
+    const owned = findFlowHold<Hold>(this, scope);
+    if (owned !== undefined) {
+      owned.hold.count++;
+      return true;
+    }
+    const attempt = this.#attemptFor(scope, { timeoutMs: remainingMs(deadlineMs), signal });
+    if (scope === undefined) return attempt;
+    scope.pending.set(this, attempt);
+    try {
+      return await attempt;
+    } finally {
+      if (scope.pending.get(this) === attempt) scope.pending.delete(this);
+    }
+  }
+
+  /**
+   * One release (Curator's `release()`): the lock is given back after as many releases as the
+   * flow made acquires. Throws IllegalMonitorStateError when the caller does not hold it.
+   */
+  async release(): Promise<void> {
+    const owned = findFlowHold<Hold>(this);
+    let hold: Hold;
+    if (owned !== undefined) {
+      hold = owned.hold;
+      if (--hold.count > 0) return;
+      owned.scope.holds.delete(this);
+    } else {
+      const unscoped = this.#unscoped.shift();
+      if (unscoped === undefined) {
+        throw new IllegalMonitorStateError('you do not own the lock', { path: this.#path });
+      }
+      hold = unscoped;
+    }
+    this.#holdCount--;
+    hold.end();
+    await this.#internals.releaseLock(hold.lockPath);
+  }
+
+  /**
+   * Runs `fn` holding the lock, in a flow of its own (so nested acquires in `fn` are
+   * reentrant and concurrent `withLock` calls exclude each other), and releases it afterwards,
+   * whatever `fn` does. `fn` gets the hold (fencing token, lost signal).
+   *
+   * @example
+   * await mutex.withLock(async ({ fencingToken, lost }) => {
+   *   await store.write(record, { fencingToken, signal: lost });
+   * });
+   */
+  withLock<T>(fn: (hold: LockHold) => T | Promise<T>, options: AcquireOptions = {}): Promise<T> {
+    return runInFlow(async () => {
+      await this.acquire(undefined, options);
+      let result: T;
+      try {
+        result = await fn(findFlowHold<Hold>(this)!.hold);
+      } catch (error) {
+        // fn's error is the one that matters; the delete is guaranteed anyway.
+        await this.release().catch(() => undefined);
+        throw error;
+      }
+      await this.release();
+      return result;
+    });
+  }
+
+  /** True while any flow of this process holds the lock through this object. */
+  isAcquiredInThisProcess(): boolean {
+    return this.#holdCount > 0;
+  }
+
+  /** True when the current flow (or one it was started from) holds it: Curator's `isOwnedByCurrentThread`. */
+  isOwnedByCurrentFlow(): boolean {
+    return findFlowHold(this) !== undefined;
+  }
+
+  /**
+   * The caller's hold: the current flow's, else the newest hold taken outside any flow;
+   * undefined when neither exists.
+   */
+  get hold(): LockHold | undefined {
+    return findFlowHold<Hold>(this)?.hold ?? this.#unscoped.at(-1);
+  }
+
+  /** The caller's lock node (Curator's `getLockPath()`), or undefined. */
+  getLockPath(): string | undefined {
+    return this.hold?.lockPath;
+  }
+
+  /** The full paths of everyone holding or queued, in lock order (Curator's `getParticipantNodes`). */
+  getParticipantNodes(): Promise<string[]> {
+    return this.#internals.participantNodes();
+  }
+
+  /**
+   * What this kind of lock adds to an attempt, decided in the caller's flow before anything is
+   * sent (the read lock's downgrade; the write lock refuses an upgrade here).
+   */
+  protected prepareAttempt(_scope: FlowScope | undefined): Partial<AttemptOptions> {
+    return {};
+  }
+
+  async #attemptFor(
+    scope: FlowScope | undefined,
+    options: Pick<AttemptOptions, 'timeoutMs' | 'signal'>,
+  ): Promise<boolean> {
+    const acquired = await this.#internals.attemptLock({
+      ...options,
+      ...this.prepareAttempt(scope),
+    });
+    if (acquired === undefined) return false;
+    const { path, fencingToken, epoch } = acquired;
+    const hold = new Hold(
+      path,
+      fencingToken,
+      new LossSignal(this.#internals.connectionWatch, epoch, path),
+    );
+    if (scope === undefined) this.#unscoped.push(hold);
+    else scope.holds.set(this, hold);
+    this.#holdCount++;
+    return true;
+  }
+}
