@@ -1,0 +1,126 @@
+import { Subject, type Observable } from 'rxjs';
+import type { Logger } from '@zkrecipes/framework';
+
+/** A failure with no caller to reject: a throwing listener, a background read that failed. */
+export interface RecipeError {
+  readonly error: unknown;
+  /** Where it happened, e.g. 'childEvent listener', 'read /app/services/a'. */
+  readonly context: string;
+}
+
+/**
+ * Delivers a recipe's events to its rxjs subscribers and Curator-style listeners so that no
+ * consumer can stall or break the recipe: events are queued and delivered in order from a
+ * microtask (never inside the recipe's own processing, so a listener that calls back into the
+ * recipe sees a consistent state), and a listener that throws or rejects is reported on
+ * {@link errors} and the log instead of propagating.
+ *
+ * The framework routes its own listener failures to `client.unhandledErrors`, but offers no
+ * public way for a recipe to feed that stream; hence this recipe-level `errors` stream.
+ */
+export class EventDispatcher<E> {
+  readonly #subject: Subject<E>;
+  readonly #errors = new Subject<RecipeError>();
+  readonly #listeners = new Set<(event: E) => unknown>();
+  readonly #logger: Logger;
+  readonly #listenerName: string;
+  #queue: { event: E; toListeners: boolean }[] = [];
+  #scheduled = false;
+  #closed = false;
+
+  /** `subject` is what {@link events} exposes: a BehaviorSubject when the events are states. */
+  constructor(subject: Subject<E>, logger: Logger, listenerName: string) {
+    this.#subject = subject;
+    this.#logger = logger;
+    this.#listenerName = listenerName;
+  }
+
+  get events(): Observable<E> {
+    return this.#subject.asObservable();
+  }
+
+  get errors(): Observable<RecipeError> {
+    return this.#errors.asObservable();
+  }
+
+  /** Adds a listener; returns the function that removes it (queued events included). */
+  add(listener: (event: E) => unknown): () => void {
+    // A wrapper per registration, so adding the same function twice gives two independent ones.
+    const entry = (event: E): unknown => listener(event);
+    this.#listeners.add(entry);
+    return () => {
+      this.#listeners.delete(entry);
+    };
+  }
+
+  /** Queues an event for delivery; ignored after close. */
+  emit(event: E): void {
+    this.#enqueue(event, true);
+  }
+
+  /**
+   * Queues a value for the stream only, not the listeners: a state the stream must show that
+   * is not a change to announce (a silent rebuild). In order with {@link emit}.
+   */
+  emitToStream(event: E): void {
+    this.#enqueue(event, false);
+  }
+
+  #enqueue(event: E, toListeners: boolean): void {
+    if (this.#closed) return;
+    this.#queue.push({ event, toListeners });
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    queueMicrotask(() => this.#drain());
+  }
+
+  /** Reports a background failure on {@link errors} and the log. */
+  report(error: unknown, context: string): void {
+    this.#logger.error(`unhandled error in ${context}`, { error });
+    if (!this.#closed) this.#errors.next({ error, context });
+  }
+
+  /** Drops queued events, removes every listener and completes the streams. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#queue = [];
+    this.#listeners.clear();
+    this.#subject.complete();
+    this.#errors.complete();
+  }
+
+  #drain(): void {
+    this.#scheduled = false;
+    const batch = this.#queue;
+    this.#queue = [];
+    for (const { event, toListeners } of batch) {
+      if (this.#closed) return;
+      this.#subject.next(event);
+      if (!toListeners) continue;
+      for (const listener of [...this.#listeners]) {
+        // One removed by an earlier listener of this event gets nothing more.
+        if (this.#listeners.has(listener)) this.#call(listener, event);
+      }
+    }
+  }
+
+  #call(listener: (event: E) => unknown, event: E): void {
+    try {
+      const result = listener(event);
+      if (isPromiseLike(result)) {
+        result.then(undefined, (error: unknown) => this.report(error, this.#listenerName));
+      }
+    } catch (error) {
+      this.report(error, this.#listenerName);
+    }
+  }
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}

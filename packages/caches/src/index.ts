@@ -1,0 +1,16 @@
+// @zkrecipes/caches: explicit named exports only.
+export { PathChildrenCache, DEFAULT_CACHE_CONCURRENCY } from './path-children-cache.js';
+export type { PathChildrenCacheOptions } from './path-children-cache.js';
+export { PathChildrenCacheEventType } from './path-children-cache-event.js';
+export type {
+  ChildEvent,
+  PathChildrenCacheEvent,
+  PathChildrenCacheListener,
+} from './path-children-cache-event.js';
+export { StartMode } from './start-mode.js';
+export { NodeCache } from './node-cache.js';
+export type { NodeCacheListener, NodeCacheStartOptions } from './node-cache.js';
+export { compareChildData } from './child-data.js';
+export type { ChildData } from './child-data.js';
+export { RecipeState } from './recipe-state.js';
+export type { RecipeError } from './event-dispatcher.js';

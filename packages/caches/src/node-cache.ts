@@ -1,0 +1,220 @@
+import { BehaviorSubject, type Observable } from 'rxjs';
+import {
+  ClosedError,
+  ConnectionState,
+  InvalidArgumentError,
+  isClosed,
+  isNoNode,
+  validatePath,
+  type FrameworkClient,
+} from '@zkrecipes/framework';
+import type { ChildData } from './child-data.js';
+import { EventDispatcher, type RecipeError } from './event-dispatcher.js';
+import { booleanOption, checkListener, checkOptionsObject, describe } from './option-checks.js';
+import { RecipeState } from './recipe-state.js';
+import { WatchHub } from './watch-hub.js';
+
+/** Options of {@link NodeCache.start}. */
+export interface NodeCacheStartOptions {
+  /**
+   * Read the node before `start()` resolves, without a change event for that first value
+   * (Curator's `start(true)`). Default: false (read in the background; the first value found
+   * is a change from "no data").
+   */
+  readonly buildInitial?: boolean | undefined;
+}
+
+/** A Curator-style listener (`NodeCacheListener.nodeChanged`), given the new value. */
+export type NodeCacheListener = (data: ChildData | undefined) => unknown;
+
+/**
+ * Keeps a local copy of one node's data and Stat (Curator's `NodeCache`) and reports each
+ * change: created, data changed, deleted. It follows the node through deletion and
+ * re-creation and across reconnects and new sessions; the view is eventually consistent (two
+ * quick changes may show as one).
+ *
+ * One watch at a time: a data watch from getData while the node exists, an exists watch while
+ * it does not (that one is the point: it reports the creation). Watches go through the
+ * client's WatchHub, so no path collects duplicate watchers (see watch-hub.ts).
+ */
+export class NodeCache {
+  readonly #client: FrameworkClient;
+  readonly #path: string;
+  readonly #hub: WatchHub;
+  readonly #subject = new BehaviorSubject<ChildData | undefined>(undefined);
+  readonly #dispatcher: EventDispatcher<ChildData | undefined>;
+  #state: RecipeState = RecipeState.LATENT;
+  #current: ChildData | undefined;
+  #reading = false;
+  #readAgain = false;
+  /** Set while `buildInitial`/`rebuild` reads: apply without an event. */
+  #silentWaiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
+  #unsubscribeState: (() => void) | undefined;
+  #unsubscribeWatch: (() => void) | undefined;
+
+  constructor(client: FrameworkClient, path: string) {
+    validatePath(path);
+    this.#client = client;
+    this.#path = path;
+    this.#hub = WatchHub.of(client);
+    const logger = client.logger.child({ component: 'NodeCache', path });
+    this.#dispatcher = new EventDispatcher(this.#subject, logger, 'nodeChanged listener');
+  }
+
+  /** The cached node's path. */
+  get path(): string {
+    return this.#path;
+  }
+
+  /** LATENT until start(), STARTED, CLOSED after close(). */
+  get state(): RecipeState {
+    return this.#state;
+  }
+
+  /**
+   * The node's value over time: its ChildData, or undefined while it does not exist. Replays
+   * the latest delivered value to each new subscriber (a BehaviorSubject).
+   */
+  get changes(): Observable<ChildData | undefined> {
+    return this.#dispatcher.events;
+  }
+
+  /** Background failures: a listener that threw, a read that failed after the retry policy. */
+  get errors(): Observable<RecipeError> {
+    return this.#dispatcher.errors;
+  }
+
+  /** Adds a listener for each change; returns the function that removes it. */
+  on(event: 'nodeChanged', listener: NodeCacheListener): () => void {
+    if (event !== 'nodeChanged') {
+      throw new InvalidArgumentError(`unknown event ${describe(event)}; only 'nodeChanged'`);
+    }
+    checkListener(listener);
+    return this.#dispatcher.add(listener);
+  }
+
+  /** The current view: undefined when the node does not exist (or is not read yet). */
+  getCurrentData(): ChildData | undefined {
+    return this.#current;
+  }
+
+  /** Starts watching the node; see {@link NodeCacheStartOptions}. A second start rejects. */
+  async start(options: NodeCacheStartOptions = {}): Promise<void> {
+    checkOptionsObject(options);
+    const buildInitial = booleanOption('buildInitial', options.buildInitial, false);
+    if (this.#state !== RecipeState.LATENT) {
+      throw new InvalidArgumentError(`start() on a ${this.#state} NodeCache`, { path: this.#path });
+    }
+    this.#state = RecipeState.STARTED;
+    this.#unsubscribeWatch = this.#hub.subscribe('node', this.#path, (event) => {
+      // After a new session the RECONNECTED listener reads again.
+      if (event.type !== 'SESSION_EXPIRED') this.#request();
+    });
+    this.#unsubscribeState = this.#client.on('stateChanged', (state) => {
+      if (state === ConnectionState.CONNECTED || state === ConnectionState.RECONNECTED) {
+        this.#request();
+      }
+    });
+    if (buildInitial) await this.#silentRead();
+    else this.#request();
+  }
+
+  /** Reads the node again and applies it without a change event; resolves when done. */
+  async rebuild(): Promise<void> {
+    if (this.#state === RecipeState.CLOSED) throw new ClosedError({ path: this.#path });
+    if (this.#state !== RecipeState.STARTED) {
+      throw new InvalidArgumentError('rebuild() before start()', { path: this.#path });
+    }
+    await this.#silentRead();
+  }
+
+  /** Stops watching, removes the listeners and completes the streams. Twice is a no-op. */
+  close(): Promise<void> {
+    if (this.#state === RecipeState.CLOSED) return Promise.resolve();
+    this.#state = RecipeState.CLOSED;
+    this.#unsubscribeState?.();
+    this.#unsubscribeWatch?.();
+    const closed = new ClosedError({ path: this.#path });
+    for (const waiter of this.#silentWaiters.splice(0)) waiter.reject(closed);
+    this.#dispatcher.close();
+    return Promise.resolve();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  #silentRead(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.#silentWaiters.push({ resolve, reject });
+      this.#request();
+    });
+  }
+
+  /** Reads are serialized; a request during one causes exactly one more. */
+  #request(): void {
+    if (this.#state !== RecipeState.STARTED) return;
+    if (this.#reading) {
+      this.#readAgain = true;
+      return;
+    }
+    this.#reading = true;
+    void this.#readLoop();
+  }
+
+  async #readLoop(): Promise<void> {
+    try {
+      do {
+        this.#readAgain = false;
+        const waiters = this.#silentWaiters.splice(0);
+        try {
+          const found = await this.#readOnce();
+          if (this.#state !== RecipeState.STARTED) return;
+          if (found === 'again') {
+            this.#silentWaiters.unshift(...waiters);
+            this.#readAgain = true;
+            continue;
+          }
+          this.#apply(found, waiters.length > 0);
+          for (const waiter of waiters) waiter.resolve();
+        } catch (error) {
+          if (this.#state !== RecipeState.STARTED) return;
+          for (const waiter of waiters) waiter.reject(error);
+          // Retried on the next reconnect (or the next watch event).
+          if (!isClosed(error)) this.#dispatcher.report(error, `read ${this.#path}`);
+        }
+      } while (this.#readAgain && this.#state === RecipeState.STARTED);
+    } finally {
+      this.#reading = false;
+    }
+  }
+
+  /** getData first (one round trip when the node exists); exists only when it does not. */
+  async #readOnce(): Promise<ChildData | undefined | 'again'> {
+    const watch = this.#hub.arm('node', this.#path);
+    try {
+      const { data, stat } = await this.#client.getData(this.#path, { watch: watch?.watcher });
+      if (watch !== undefined) this.#hub.confirm('node', this.#path, watch.token);
+      return { path: this.#path, stat, data };
+    } catch (error) {
+      if (!isNoNode(error)) throw error;
+    }
+    // A failed getData sets no watch; exists does, and it fires on the creation.
+    const existsWatch = this.#hub.arm('node', this.#path);
+    const stat = await this.#client.exists(this.#path, { watch: existsWatch?.watcher });
+    if (existsWatch !== undefined) this.#hub.confirm('node', this.#path, existsWatch.token);
+    return stat === null ? undefined : 'again';
+  }
+
+  #apply(next: ChildData | undefined, silent: boolean): void {
+    const previous = this.#current;
+    // mzxid moves on every create and every data change, so it tells any two values apart.
+    if (previous?.stat.mzxid === next?.stat.mzxid) return;
+    if (previous !== undefined && next !== undefined && next.stat.mzxid < previous.stat.mzxid) {
+      return;
+    }
+    this.#current = next;
+    if (silent) this.#dispatcher.emitToStream(next);
+    else this.#dispatcher.emit(next);
+  }
+}

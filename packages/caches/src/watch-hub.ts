@@ -1,0 +1,110 @@
+import type { FrameworkClient, WatchedEvent, WatchEventType, Watcher } from '@zkrecipes/framework';
+
+/** Which server-side watch: on the node itself (getData, exists) or on its children. */
+export type WatchKind = 'node' | 'children';
+
+/** One watch handed to one read. Set by the watcher when it fires, whenever that happens. */
+export interface WatchToken {
+  fired: boolean;
+  event: WatchEventType | undefined;
+  /** For a node watch: the czxid of the incarnation it was set on (0n until the read returns). */
+  czxid: bigint;
+}
+
+export type WatchListener = (event: WatchedEvent, token: WatchToken) => void;
+
+interface Entry {
+  /** The watch the server holds for this path, as far as we know (confirmed, not fired). */
+  armed: WatchToken | undefined;
+  readonly listeners: Set<WatchListener>;
+}
+
+const hubs = new WeakMap<FrameworkClient, WatchHub>();
+
+/**
+ * The caches' one-shot watches, shared per client: at most one watcher per path and kind is
+ * handed to the wire client, and every cache interested in that path hears its event.
+ *
+ * Why: the wire client cannot remove a watch, so a closed cache's watches stay registered
+ * until their node changes. Given to the client directly, each would keep its closure (and
+ * with it the closed cache) alive, and a new cache on the same path would add another: a
+ * service that recreates caches on a long-lived client piles up watchers on quiet paths
+ * without bound. Through the hub, a new cache finds the path watched already and adds
+ * nothing, and a fired watcher reaches only the caches still subscribed.
+ *
+ * The server keeps one watch per path and session anyway, so sharing changes nothing there.
+ */
+export class WatchHub {
+  readonly #entries = new Map<string, Entry>();
+
+  static of(client: FrameworkClient): WatchHub {
+    let hub = hubs.get(client);
+    if (hub === undefined) {
+      hub = new WatchHub();
+      hubs.set(client, hub);
+    }
+    return hub;
+  }
+
+  /** Hears every event of this path's watch until the returned function is called. */
+  subscribe(kind: WatchKind, path: string, listener: WatchListener): () => void {
+    const key = `${kind}:${path}`;
+    const entry = this.#entry(key);
+    entry.listeners.add(listener);
+    return () => {
+      entry.listeners.delete(listener);
+      this.#prune(key, entry);
+    };
+  }
+
+  /** Whether the server holds a watch of ours on this path (confirmed and not fired). */
+  isArmed(kind: WatchKind, path: string): boolean {
+    return this.#entries.get(`${kind}:${path}`)?.armed !== undefined;
+  }
+
+  /**
+   * A watcher for one read, or undefined when one is armed already (read without a watch
+   * then). Call {@link confirm} once the read succeeded: only then does the server hold it.
+   */
+  arm(kind: WatchKind, path: string): { token: WatchToken; watcher: Watcher } | undefined {
+    const key = `${kind}:${path}`;
+    if (this.#entries.get(key)?.armed !== undefined) return undefined;
+    const token: WatchToken = { fired: false, event: undefined, czxid: 0n };
+    const watcher: Watcher = (event) => {
+      token.fired = true;
+      token.event = event.type;
+      // Looked up now: the entry may have been pruned and made anew since the read.
+      const entry = this.#entries.get(key);
+      if (entry === undefined) return;
+      if (entry.armed === token) entry.armed = undefined;
+      for (const listener of [...entry.listeners]) listener(event, token);
+      this.#prune(key, entry);
+    };
+    return { token, watcher };
+  }
+
+  /** The read that carried `token` succeeded: the watch is on the server unless it fired. */
+  confirm(kind: WatchKind, path: string, token: WatchToken): void {
+    if (token.fired) return;
+    this.#entry(`${kind}:${path}`).armed = token;
+  }
+
+  #entry(key: string): Entry {
+    let entry = this.#entries.get(key);
+    if (entry === undefined) {
+      entry = { armed: undefined, listeners: new Set() };
+      this.#entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  #prune(key: string, entry: Entry): void {
+    if (
+      entry.listeners.size === 0 &&
+      entry.armed === undefined &&
+      this.#entries.get(key) === entry
+    ) {
+      this.#entries.delete(key);
+    }
+  }
+}

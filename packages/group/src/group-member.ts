@@ -1,0 +1,219 @@
+import { BehaviorSubject, merge, type Observable, type Subscription } from 'rxjs';
+import {
+  CreateMode,
+  InvalidArgumentError,
+  validatePath,
+  type FrameworkClient,
+} from '@zkrecipes/framework';
+import {
+  DEFAULT_CACHE_CONCURRENCY,
+  PathChildrenCache,
+  RecipeState,
+  StartMode,
+  type RecipeError,
+} from '@zkrecipes/caches';
+import { EventDispatcher } from './event-dispatcher.js';
+import {
+  checkListener,
+  checkOptionsObject,
+  describe,
+  positiveIntegerOption,
+} from './option-checks.js';
+import { PersistentNode, type WaitForInitialCreateOptions } from './persistent-node.js';
+
+/** Options of {@link GroupMember}. */
+export interface GroupMemberOptions {
+  /** Member reads in flight at most (see PathChildrenCache's `concurrency`). Default: 64. */
+  readonly concurrency?: number | undefined;
+}
+
+/** The group as one member sees it: member id -> payload. */
+export type GroupMembers = ReadonlyMap<string, Buffer>;
+
+/** A listener for membership changes, given the new view. */
+export type GroupMembersListener = (members: GroupMembers) => unknown;
+
+/**
+ * Membership of a group (Curator's `GroupMember`): this process is the EPHEMERAL node
+ * `<groupPath>/<memberId>` carrying its payload (a {@link PersistentNode}, so it comes back
+ * after a session loss), and it watches the group with a {@link PathChildrenCache}, so every
+ * member knows every other member and its payload.
+ *
+ * Beyond Curator (which has no listener and is polled), membership changes are pushed: the
+ * {@link members} stream and `on('membersChanged')` deliver each new view as soon as the cache
+ * has it, a join two round trips after the member's create reaches the server, a leave one
+ * notification after its delete.
+ *
+ * ```ts
+ * const member = new GroupMember(client, '/app/workers', 'worker-3', Buffer.from('10.0.0.3'));
+ * member.members.subscribe((view) => console.log([...view.keys()]));
+ * await member.start();
+ * ```
+ */
+export class GroupMember {
+  readonly #groupPath: string;
+  readonly #id: string;
+  readonly #node: PersistentNode;
+  readonly #cache: PathChildrenCache;
+  readonly #subject: BehaviorSubject<GroupMembers>;
+  readonly #dispatcher: EventDispatcher<GroupMembers>;
+  #state: RecipeState = RecipeState.LATENT;
+  #subscription: Subscription | undefined;
+  #recomputeQueued = false;
+
+  constructor(
+    client: FrameworkClient,
+    groupPath: string,
+    memberId: string,
+    payload: Uint8Array = new Uint8Array(0),
+    options: GroupMemberOptions = {},
+  ) {
+    validatePath(groupPath);
+    if (typeof memberId !== 'string' || memberId === '' || memberId.includes('/')) {
+      throw new InvalidArgumentError(
+        `memberId must be a non-empty node name without "/"; got ${describe(memberId)}`,
+        { path: groupPath },
+      );
+    }
+    checkOptionsObject(options);
+    const concurrency = positiveIntegerOption(
+      'concurrency',
+      options.concurrency,
+      DEFAULT_CACHE_CONCURRENCY,
+    );
+    const memberPath = groupPath === '/' ? `/${memberId}` : `${groupPath}/${memberId}`;
+    validatePath(memberPath);
+    this.#groupPath = groupPath;
+    this.#id = memberId;
+    this.#node = new PersistentNode(client, memberPath, CreateMode.EPHEMERAL, payload);
+    this.#cache = new PathChildrenCache(client, groupPath, { concurrency });
+    this.#subject = new BehaviorSubject<GroupMembers>(new Map([[memberId, Buffer.from(payload)]]));
+    const logger = client.logger.child({ component: 'GroupMember', path: groupPath });
+    this.#dispatcher = new EventDispatcher(this.#subject, logger, 'membersChanged listener');
+  }
+
+  /** This member's id (its node's name). */
+  get id(): string {
+    return this.#id;
+  }
+
+  /** The group's node, parent of every member node. */
+  get groupPath(): string {
+    return this.#groupPath;
+  }
+
+  /** LATENT until start(), STARTED, CLOSED after close(). */
+  get state(): RecipeState {
+    return this.#state;
+  }
+
+  /**
+   * The membership view over time (id -> payload), this member always included; a new Map
+   * per change. Replays the current view to each new subscriber (a BehaviorSubject).
+   */
+  get members(): Observable<GroupMembers> {
+    return this.#dispatcher.events;
+  }
+
+  /** Background failures of the member node, the group cache and the listeners. */
+  get errors(): Observable<RecipeError> {
+    return merge(this.#dispatcher.errors, this.#node.errors, this.#cache.errors);
+  }
+
+  /** Adds a listener for membership changes; returns the function that removes it. */
+  on(event: 'membersChanged', listener: GroupMembersListener): () => void {
+    if (event !== 'membersChanged') {
+      throw new InvalidArgumentError(`unknown event ${describe(event)}; only 'membersChanged'`);
+    }
+    checkListener(listener);
+    return this.#dispatcher.add(listener);
+  }
+
+  /**
+   * Joins the group and starts watching it. Resolves at once: the member node is created in
+   * the background (see {@link waitForInitialCreate}), in the same round trip as the group's
+   * first listing. A second start rejects.
+   */
+  async start(): Promise<void> {
+    if (this.#state !== RecipeState.LATENT) {
+      throw new InvalidArgumentError(`start() on a ${this.#state} GroupMember`, {
+        path: this.#groupPath,
+      });
+    }
+    this.#state = RecipeState.STARTED;
+    this.#subscription = this.#cache.events.subscribe((event) => {
+      if (event.type.startsWith('CHILD_') || event.type === 'INITIALIZED') this.#queueRecompute();
+    });
+    await this.#node.start();
+    await this.#cache.start(StartMode.POST_INITIALIZED_EVENT);
+  }
+
+  /** Resolves true once this member's node exists, false on timeout or close. */
+  waitForInitialCreate(options: WaitForInitialCreateOptions = {}): Promise<boolean> {
+    return this.#node.waitForInitialCreate(options);
+  }
+
+  /**
+   * The current view: member id -> payload, sorted by id, this member always included (with
+   * its own payload until the cache has read it). No guarantee of accuracy: the latest view.
+   */
+  getCurrentMembers(): Map<string, Buffer> {
+    const members = new Map<string, Buffer>();
+    let self = false;
+    for (const child of this.#cache.getCurrentData()) {
+      const id = this.idFromPath(child.path);
+      self ||= id === this.#id;
+      members.set(id, child.data ?? Buffer.alloc(0));
+    }
+    if (!self) members.set(this.#id, this.#node.data);
+    return members;
+  }
+
+  /** Changes this member's payload; resolves once the server holds it (see PersistentNode.setData). */
+  setThisData(payload: Uint8Array): Promise<void> {
+    return this.#node.setData(payload);
+  }
+
+  /** The member id of a member node's path (its last segment). */
+  idFromPath(path: string): string {
+    return path.slice(path.lastIndexOf('/') + 1);
+  }
+
+  /**
+   * Leaves the group (deletes this member's node) and stops watching it; completes the
+   * stream. Twice is a no-op.
+   */
+  async close(): Promise<void> {
+    if (this.#state === RecipeState.CLOSED) return;
+    this.#state = RecipeState.CLOSED;
+    this.#subscription?.unsubscribe();
+    await this.#cache.close();
+    this.#dispatcher.close();
+    await this.#node.close();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  /** One new view per burst of cache events (they arrive in batches), and only if it differs. */
+  #queueRecompute(): void {
+    if (this.#recomputeQueued) return;
+    this.#recomputeQueued = true;
+    queueMicrotask(() => {
+      this.#recomputeQueued = false;
+      if (this.#state !== RecipeState.STARTED) return;
+      const next = this.getCurrentMembers();
+      if (!sameMembers(this.#subject.value, next)) this.#dispatcher.emit(next);
+    });
+  }
+}
+
+function sameMembers(a: GroupMembers, b: GroupMembers): boolean {
+  if (a.size !== b.size) return false;
+  for (const [id, payload] of a) {
+    const other = b.get(id);
+    if (other === undefined || !other.equals(payload)) return false;
+  }
+  return true;
+}

@@ -1,0 +1,9 @@
+// @zkrecipes/group: explicit named exports only.
+export { PersistentNode } from './persistent-node.js';
+export type {
+  PersistentNodeListener,
+  PersistentNodeOptions,
+  WaitForInitialCreateOptions,
+} from './persistent-node.js';
+export { GroupMember } from './group-member.js';
+export type { GroupMemberOptions, GroupMembers, GroupMembersListener } from './group-member.js';

@@ -1,0 +1,396 @@
+import {
+  isNoNode,
+  isNodeExists,
+  isRetryable,
+  op,
+  type CreateMode,
+  type FrameworkClient,
+  type Logger,
+  type Stat,
+  type WatchedEvent,
+} from '@zkrecipes/framework';
+
+/** What the keeper is told by its owner (PersistentNode). */
+export interface NodeKeeperOptions {
+  readonly basePath: string;
+  readonly mode: CreateMode;
+  /** The path of a non-sequential node (with our protection prefix when protected). */
+  readonly plainPath: string;
+  readonly protection: boolean;
+  readonly createParents: boolean;
+  readonly data: Buffer;
+  readonly signal: AbortSignal;
+  readonly logger: Logger;
+  /** The node was created by us (not adopted): Curator's nodeCreated. */
+  readonly onCreated: (path: string) => void;
+  /** The first create or adoption is done (what waitForInitialCreate waits for). */
+  readonly onReady: () => void;
+  readonly report: (error: unknown, context: string) => void;
+}
+
+interface WatchToken {
+  fired: boolean;
+}
+
+type StepOutcome = 'done' | 'again';
+
+/** After this many immediate re-tries of a step (the node keeps changing), back off. */
+const MAX_SPINS = 8;
+const MIN_RETRY_MS = 100;
+const MAX_RETRY_MS = 30_000;
+
+/** The create mode used to re-create a node whose name is already known. */
+function fixedMode(mode: CreateMode): CreateMode {
+  if (mode === 'EPHEMERAL_SEQUENTIAL') return 'EPHEMERAL';
+  if (mode === 'PERSISTENT_SEQUENTIAL') return 'PERSISTENT';
+  return mode;
+}
+
+/**
+ * The algorithm behind PersistentNode: one serialized loop of steps that bring the server in
+ * line with what we want (the node exists, is ours, carries our data, and is watched).
+ *
+ * A step pipelines its requests, so the common cases cost one round trip: create + getData
+ * (the watch) sent back to back; on NODE_EXISTS the same getData reply says whose node it is.
+ * A node of an older session is replaced with one multi (delete that version + create), so it
+ * never goes missing. Triggers: start, the node's deletion (its data watch), RECONNECTED (the
+ * same or a new session), setData. Retryable failures are retried on a timer with backoff and
+ * on the next reconnect; others wait for the next trigger.
+ */
+export class NodeKeeper {
+  readonly #client: FrameworkClient;
+  readonly #options: NodeKeeperOptions;
+  readonly #sequential: boolean;
+  readonly #ephemeral: boolean;
+  /** Sessions in which we created the node: their leftovers are certainly ours. */
+  readonly #ownSessions = new Set<bigint>();
+  #data: Buffer;
+  #dataGen = 0;
+  #writtenGen = -1;
+  #dataWaiters: { gen: number; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  #actualPath: string | undefined;
+  /** Whether the node at actualPath is ours to keep (false while another session holds it). */
+  #owned = false;
+  #initialDone = false;
+  /** The session in which we last replaced a node we could not prove ours. */
+  #replacedForeignIn: bigint | undefined;
+  #latestToken: WatchToken | undefined;
+  #watchArmed = false;
+  #needEnsure = true;
+  #running: Promise<void> | undefined;
+  #again = false;
+  #failures = 0;
+  #retryTimer: NodeJS.Timeout | undefined;
+  #stopped = false;
+
+  constructor(client: FrameworkClient, options: NodeKeeperOptions) {
+    this.#client = client;
+    this.#options = options;
+    this.#data = options.data;
+    this.#sequential =
+      options.mode === 'EPHEMERAL_SEQUENTIAL' || options.mode === 'PERSISTENT_SEQUENTIAL';
+    this.#ephemeral = options.mode === 'EPHEMERAL' || options.mode === 'EPHEMERAL_SEQUENTIAL';
+  }
+
+  get actualPath(): string | undefined {
+    return this.#actualPath;
+  }
+
+  get data(): Buffer {
+    return this.#data;
+  }
+
+  get initialCreateDone(): boolean {
+    return this.#initialDone;
+  }
+
+  start(): void {
+    this.ensure();
+  }
+
+  /** Check everything: create if missing, replace an old session's node, rewrite the data. */
+  ensure(): void {
+    this.#needEnsure = true;
+    this.#kick();
+  }
+
+  /** New data: kept for every future create, written now when the node is ours. */
+  setData(data: Buffer, started: boolean): Promise<void> {
+    this.#data = data;
+    const gen = ++this.#dataGen;
+    const written = new Promise<void>((resolve, reject) => {
+      this.#dataWaiters.push({ gen, resolve, reject });
+    });
+    if (started) this.#kick();
+    return written;
+  }
+
+  /**
+   * Ends the loop and returns the path to delete, if ours. A step in flight is not waited for
+   * (it may be parked until a reconnect): a node it creates after this is deleted in the
+   * background when its reply comes (Curator's closed-state callback does the same).
+   */
+  stop(): string | undefined {
+    this.#stopped = true;
+    clearTimeout(this.#retryTimer);
+    return this.#owned ? this.#actualPath : undefined;
+  }
+
+  rejectWaiters(error: unknown): void {
+    for (const waiter of this.#dataWaiters.splice(0)) waiter.reject(error);
+  }
+
+  #kick(): void {
+    if (this.#stopped) return;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    this.#running = this.#loop().finally(() => {
+      this.#running = undefined;
+    });
+  }
+
+  async #loop(): Promise<void> {
+    let spins = 0;
+    do {
+      this.#again = false;
+      try {
+        if ((await this.#step()) === 'again') {
+          this.#again = true;
+          if (++spins >= MAX_SPINS) {
+            this.#scheduleRetry();
+            return;
+          }
+        }
+        this.#failures = 0;
+      } catch (error) {
+        if (this.#stopped) return;
+        this.#failed(error);
+        if (!this.#again) return;
+      }
+    } while (this.#again && !this.#stopped);
+  }
+
+  async #step(): Promise<StepOutcome> {
+    if (this.#needEnsure || this.#actualPath === undefined) {
+      this.#needEnsure = false;
+      try {
+        if (this.#actualPath === undefined && this.#sequential) return await this.#createFirst();
+        return await this.#ensureAt(this.#actualPath ?? this.#options.plainPath);
+      } catch (error) {
+        this.#needEnsure = true;
+        throw error;
+      }
+    }
+    return this.#maintain(this.#actualPath);
+  }
+
+  /** The first create of a sequential node: its name is the server's to choose. */
+  async #createFirst(): Promise<StepOutcome> {
+    const { basePath, mode, protection, createParents } = this.#options;
+    const { data, gen } = this.#snapshot();
+    const path = await this.#client.create(basePath, { mode, data, protection, createParents });
+    this.#created(path, gen, this.#client.sessionId);
+    // The name is known from now on; watch it (and re-create under it if already gone).
+    return this.#maintain(path);
+  }
+
+  /** Create at a known path, pipelined with the read that watches it and says whose it is. */
+  async #ensureAt(path: string): Promise<StepOutcome> {
+    const { data, gen } = this.#snapshot();
+    const session = this.#client.sessionId;
+    const token = this.#newToken();
+    const [created, read] = await Promise.allSettled([
+      this.#client.create(path, {
+        mode: fixedMode(this.#options.mode),
+        data,
+        createParents: this.#options.createParents,
+      }),
+      // Armed already (a reconnect in the same session): read without a second watcher.
+      token === undefined ? this.#client.getData(path) : this.#watchRead(path, token),
+    ]);
+    if (created.status === 'fulfilled') {
+      this.#created(path, gen, session);
+      return this.#readOutcome(read);
+    }
+    if (!isNodeExists(created.reason)) throw created.reason;
+    if (read.status === 'rejected' || read.value === undefined) return this.#readOutcome(read);
+    return this.#adopt(path, read.value.stat, read.value.data, session);
+  }
+
+  /** The node exists under our name: keep it, replace it, or wait for it to go. */
+  async #adopt(
+    path: string,
+    stat: Stat,
+    current: Buffer,
+    session: bigint | undefined,
+  ): Promise<StepOutcome> {
+    const owner = stat.ephemeralOwner;
+    if (this.#ephemeral && owner !== 0n && owner !== session) {
+      const ours = this.#options.protection || this.#ownSessions.has(owner);
+      if (ours || this.#replacedForeignIn !== session) return this.#replace(path, stat, ours);
+      this.#actualPath = path;
+      this.#owned = false;
+      this.#options.logger.warn(
+        'another live session holds this node; not replacing it twice in one session: ' +
+          'it is re-created when that session ends',
+        { node: path, ephemeralOwner: hex(owner) },
+      );
+      return 'done';
+    }
+    if (this.#ephemeral !== (owner !== 0n)) {
+      this.#options.logger.warn("the existing node's ephemeral state does not match our mode", {
+        node: path,
+        mode: this.#options.mode,
+      });
+    }
+    if (this.#stopped) return 'done';
+    this.#actualPath = path;
+    this.#owned = true;
+    const { data, gen } = this.#snapshot();
+    if (!current.equals(data)) {
+      await this.#client.setData(path, data, { version: stat.version });
+    }
+    this.#written(gen);
+    this.#ready();
+    return 'done';
+  }
+
+  /** Delete that exact version and create ours in one multi; watch the new node. */
+  async #replace(path: string, stat: Stat, ours: boolean): Promise<StepOutcome> {
+    const { data, gen } = this.#snapshot();
+    const session = this.#client.sessionId;
+    this.#watchArmed = false;
+    const token = this.#newToken(true);
+    const [replaced, read] = await Promise.allSettled([
+      this.#client.transaction([
+        op.delete(path, { version: stat.version }),
+        op.create(path, { data, mode: fixedMode(this.#options.mode) }),
+      ]),
+      this.#watchRead(path, token),
+    ]);
+    if (replaced.status === 'rejected') {
+      // The node changed under us (deleted, rewritten): look again.
+      if (isRetryable(replaced.reason)) throw replaced.reason;
+      return 'again';
+    }
+    if (!ours) this.#replacedForeignIn = session;
+    this.#options.logger.info('replaced the node left by another session', {
+      node: path,
+      ephemeralOwner: hex(stat.ephemeralOwner),
+    });
+    this.#created(path, gen, session);
+    return this.#readOutcome(read);
+  }
+
+  /** The node is known and ours: re-arm its watch and write pending data, pipelined. */
+  async #maintain(path: string): Promise<StepOutcome> {
+    if (!this.#owned) return 'done'; // waiting for the other session's node to go
+    const { data, gen } = this.#snapshot();
+    const write = this.#writtenGen < gen ? this.#client.setData(path, data) : undefined;
+    const token = this.#watchArmed ? undefined : this.#newToken();
+    const [written, read] = await Promise.allSettled([write, this.#watchRead(path, token)]);
+    if (written.status === 'rejected') {
+      if (!isNoNode(written.reason)) throw written.reason;
+      this.#needEnsure = true;
+      return 'again';
+    }
+    if (write !== undefined) this.#written(gen);
+    return this.#readOutcome(read);
+  }
+
+  /** getData with our watch (the node's deletion re-creates it); no request when armed. */
+  async #watchRead(
+    path: string,
+    token: WatchToken | undefined,
+  ): Promise<{ data: Buffer; stat: Stat } | undefined> {
+    if (token === undefined) return undefined;
+    const result = await this.#client.getData(path, {
+      watch: (event) => this.#onWatch(token, event),
+      signal: this.#options.signal,
+    });
+    if (!token.fired && token === this.#latestToken) this.#watchArmed = true;
+    return result;
+  }
+
+  #readOutcome(read: PromiseSettledResult<unknown>): StepOutcome {
+    if (read.status === 'fulfilled') return 'done';
+    if (!isNoNode(read.reason)) throw read.reason;
+    // Gone again (or the read overtook a create that had to make the parents first).
+    this.#needEnsure = true;
+    return 'again';
+  }
+
+  #newToken(force = false): WatchToken | undefined {
+    if (this.#watchArmed && !force) return undefined;
+    const token = { fired: false };
+    this.#latestToken = token;
+    return token;
+  }
+
+  #onWatch(token: WatchToken, event: WatchedEvent): void {
+    token.fired = true;
+    // A superseded watch (the node we replaced) says nothing about the current one.
+    if (token !== this.#latestToken) return;
+    this.#watchArmed = false;
+    if (event.type === 'SESSION_EXPIRED') return; // RECONNECTED ensures
+    if (event.type === 'NODE_DELETED') this.#needEnsure = true;
+    // NODE_DATA_CHANGED: just watch again (Curator does not restore data someone else wrote).
+    this.#kick();
+  }
+
+  #created(path: string, gen: number, session: bigint | undefined): void {
+    if (this.#stopped) {
+      this.#client.delete(path, { guaranteed: true, quietly: true }).catch((error: unknown) => {
+        this.#options.logger.warn('could not delete a node created after close', {
+          node: path,
+          error,
+        });
+      });
+      return;
+    }
+    this.#actualPath = path;
+    this.#owned = true;
+    if (session !== undefined) this.#ownSessions.add(session);
+    this.#written(gen);
+    this.#ready();
+    this.#options.onCreated(path);
+  }
+
+  #ready(): void {
+    if (this.#initialDone) return;
+    this.#initialDone = true;
+    this.#options.onReady();
+  }
+
+  #snapshot(): { data: Buffer; gen: number } {
+    return { data: this.#data, gen: this.#dataGen };
+  }
+
+  #written(gen: number): void {
+    if (gen <= this.#writtenGen) return;
+    this.#writtenGen = gen;
+    const done = this.#dataWaiters.filter((waiter) => waiter.gen <= gen);
+    this.#dataWaiters = this.#dataWaiters.filter((waiter) => waiter.gen > gen);
+    for (const waiter of done) waiter.resolve();
+  }
+
+  #failed(error: unknown): void {
+    this.#options.report(error, `keeping ${this.#actualPath ?? this.#options.basePath}`);
+    if (isRetryable(error)) this.#scheduleRetry();
+  }
+
+  #scheduleRetry(): void {
+    if (this.#stopped) return;
+    const delayMs = Math.min(MIN_RETRY_MS * 2 ** this.#failures, MAX_RETRY_MS);
+    this.#failures++;
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = setTimeout(() => this.ensure(), delayMs);
+    this.#retryTimer.unref();
+  }
+}
+
+function hex(sessionId: bigint): string {
+  return `0x${sessionId.toString(16)}`;
+}

@@ -1,0 +1,263 @@
+import { randomUUID } from 'node:crypto';
+import { Subject, type Observable } from 'rxjs';
+import {
+  ClosedError,
+  ConnectionState,
+  CreateMode,
+  InvalidArgumentError,
+  isClosed,
+  protectedNodeName,
+  validatePath,
+  validateTimeoutMs,
+  type FrameworkClient,
+  type Logger,
+} from '@zkrecipes/framework';
+import { RecipeState, type RecipeError } from '@zkrecipes/caches';
+import { EventDispatcher } from './event-dispatcher.js';
+import { NodeKeeper } from './node-keeper.js';
+import { booleanOption, checkListener, checkOptionsObject, describe } from './option-checks.js';
+
+/** Options of {@link PersistentNode}. */
+export interface PersistentNodeOptions {
+  /**
+   * Curator's protected mode: the node is named `_c_<uuid>-<name>`, one UUID for the life of
+   * this object, so a create whose reply was lost finds its node instead of making a second
+   * one, and a node left by an earlier session of ours is recognised as ours. Default: false.
+   */
+  readonly protection?: boolean | undefined;
+  /** Create missing parents (as PERSISTENT nodes). Default: true (Curator's default). */
+  readonly createParents?: boolean | undefined;
+}
+
+/** Options of {@link PersistentNode.waitForInitialCreate}. */
+export interface WaitForInitialCreateOptions {
+  /** Give up (resolve false) after this long. Default: wait until created or closed. */
+  readonly timeoutMs?: number | undefined;
+  /** Aborting resolves false. Default: none. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** A Curator-style listener (`PersistentNodeListener.nodeCreated`), given the created path. */
+export type PersistentNodeListener = (path: string) => unknown;
+
+/**
+ * A node that stays in place (Curator's `PersistentNode`): created on `start()`, re-created
+ * whenever it is deleted and after a new session, with the data of the latest `setData()`,
+ * and deleted by `close()`. Usually EPHEMERAL: a presence marker that lives as long as the
+ * service, and comes back by itself after a session loss.
+ *
+ * Identity is kept: a sequential node, once created, is re-created under the same name (same
+ * sequence number, and with protection the same UUID prefix), never as a second node.
+ *
+ * The old-session trap: after a new session, the previous session's ephemeral may still be on
+ * the server (it has not expired it yet), and it will vanish when it does. Curator waits for
+ * that and re-creates; here the node is replaced at once, atomically (one multi: delete that
+ * version, create ours), so the node never goes missing. A node of another live session under
+ * the same name is replaced once per session at most, so two misconfigured instances cannot
+ * ping-pong; see docs/recipes/group.md.
+ */
+export class PersistentNode {
+  readonly #client: FrameworkClient;
+  readonly #basePath: string;
+  readonly #mode: CreateMode;
+  readonly #closer = new AbortController();
+  readonly #dispatcher: EventDispatcher<string>;
+  readonly #keeper: NodeKeeper;
+  readonly #logger: Logger;
+  #state: RecipeState = RecipeState.LATENT;
+  #unsubscribeState: (() => void) | undefined;
+  #closing: Promise<void> | undefined;
+  #initialWaiters = new Set<(created: boolean) => void>();
+
+  constructor(
+    client: FrameworkClient,
+    path: string,
+    mode: CreateMode,
+    data: Uint8Array = new Uint8Array(0),
+    options: PersistentNodeOptions = {},
+  ) {
+    const sequential = mode === CreateMode.EPHEMERAL_SEQUENTIAL || mode === 'PERSISTENT_SEQUENTIAL';
+    validatePath(path, { sequential });
+    if (!Object.values(CreateMode).includes(mode)) {
+      throw new InvalidArgumentError(`unknown create mode ${describe(mode)}`, { path });
+    }
+    checkData(data);
+    checkOptionsObject(options);
+    const protection = booleanOption('protection', options.protection, false);
+    const createParents = booleanOption('createParents', options.createParents, true);
+    this.#client = client;
+    this.#basePath = path;
+    this.#mode = mode;
+    this.#logger = client.logger.child({ component: 'PersistentNode', path });
+    this.#dispatcher = new EventDispatcher(new Subject(), this.#logger, 'nodeCreated listener');
+    this.#keeper = new NodeKeeper(client, {
+      basePath: path,
+      mode,
+      // Not sequential: the path is known up front (protected: with our own, fixed UUID).
+      plainPath: sequential || !protection ? path : protectedPath(path),
+      protection,
+      createParents,
+      data: Buffer.from(data),
+      signal: this.#closer.signal,
+      logger: this.#logger,
+      onCreated: (created) => this.#dispatcher.emit(created),
+      onReady: () => {
+        for (const finish of [...this.#initialWaiters]) finish(true);
+      },
+      // A closed client fails what was in flight: expected at shutdown, not worth an error.
+      report: (error, context) => {
+        if (!isClosed(error)) this.#dispatcher.report(error, context);
+      },
+    });
+  }
+
+  /** LATENT until start(), STARTED, CLOSED after close(). */
+  get state(): RecipeState {
+    return this.#state;
+  }
+
+  /** The path this node was asked for (the prefix, for a sequential mode). */
+  get basePath(): string {
+    return this.#basePath;
+  }
+
+  /** The mode asked for (a re-creation under a known name uses its non-sequential form). */
+  get mode(): CreateMode {
+    return this.#mode;
+  }
+
+  /** The node's real path once created (sequence and protection prefix included), else undefined. */
+  get actualPath(): string | undefined {
+    return this.#state === RecipeState.CLOSED ? undefined : this.#keeper.actualPath;
+  }
+
+  /** A copy of the data the node is kept with (the latest `setData`). */
+  get data(): Buffer {
+    return Buffer.from(this.#keeper.data);
+  }
+
+  /** Each (re)creation of the node, with its path. */
+  get nodeCreated(): Observable<string> {
+    return this.#dispatcher.events;
+  }
+
+  /** Background failures: creates or writes that failed (they are retried), throwing listeners. */
+  get errors(): Observable<RecipeError> {
+    return this.#dispatcher.errors;
+  }
+
+  /** Curator's `getListenable().addListener`; returns the function that removes it. */
+  on(event: 'nodeCreated', listener: PersistentNodeListener): () => void {
+    if (event !== 'nodeCreated') {
+      throw new InvalidArgumentError(`unknown event ${describe(event)}; only 'nodeCreated'`);
+    }
+    checkListener(listener);
+    return this.#dispatcher.add(listener);
+  }
+
+  /**
+   * Starts keeping the node. Resolves at once: the create runs in the background (use
+   * {@link waitForInitialCreate}). A second start rejects.
+   */
+  start(): Promise<void> {
+    if (this.#state !== RecipeState.LATENT) {
+      return Promise.reject(
+        new InvalidArgumentError(`start() on a ${this.#state} PersistentNode`, {
+          path: this.#basePath,
+        }),
+      );
+    }
+    this.#state = RecipeState.STARTED;
+    this.#unsubscribeState = this.#client.on('stateChanged', (state) => {
+      // Curator re-creates on RECONNECTED; a new session also finds its old node here.
+      if (state === ConnectionState.CONNECTED || state === ConnectionState.RECONNECTED) {
+        this.#keeper.ensure();
+      }
+    });
+    this.#keeper.start();
+    return Promise.resolve();
+  }
+
+  /** Resolves true once the node has been created (or adopted), false on timeout or close. */
+  waitForInitialCreate(options: WaitForInitialCreateOptions = {}): Promise<boolean> {
+    checkOptionsObject(options);
+    const { timeoutMs, signal } = options;
+    if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
+    if (this.#state === RecipeState.LATENT) {
+      return Promise.reject(new InvalidArgumentError('waitForInitialCreate() before start()'));
+    }
+    if (this.#keeper.initialCreateDone) return Promise.resolve(true);
+    if (this.#state === RecipeState.CLOSED || signal?.aborted) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      const finish = (created: boolean): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.#initialWaiters.delete(finish);
+        resolve(created);
+      };
+      const onAbort = (): void => finish(false);
+      const timer = timeoutMs === undefined ? undefined : setTimeout(onAbort, timeoutMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#initialWaiters.add(finish);
+    });
+  }
+
+  /**
+   * Sets the data the node is kept with and writes it. Resolves once the server holds it,
+   * which may be after a reconnect or a re-creation (the data survives both); rejects with
+   * ClosedError if closed first. Before start() it only sets the data of the first create.
+   */
+  setData(data: Uint8Array): Promise<void> {
+    checkData(data);
+    if (this.#state === RecipeState.CLOSED) {
+      return Promise.reject(new ClosedError({ path: this.#basePath }));
+    }
+    return this.#keeper.setData(Buffer.from(data), this.#state === RecipeState.STARTED);
+  }
+
+  /**
+   * Stops keeping the node and deletes it: one round trip. The delete is guaranteed (one that
+   * fails on a connection problem goes on in the background, and close() still resolves); a
+   * create still in flight is deleted when its reply comes. Twice is a no-op.
+   */
+  close(): Promise<void> {
+    if (this.#closing) return this.#closing;
+    const wasStarted = this.#state === RecipeState.STARTED;
+    this.#state = RecipeState.CLOSED;
+    this.#unsubscribeState?.();
+    this.#closer.abort();
+    for (const finish of [...this.#initialWaiters]) finish(false);
+    this.#closing = (async () => {
+      const path = wasStarted ? this.#keeper.stop() : undefined;
+      if (path !== undefined) {
+        try {
+          await this.#client.delete(path, { guaranteed: true, quietly: true });
+        } catch (error) {
+          // A closed client ends the session (ephemerals go with it); anything else is retried
+          // by the guaranteed-delete queue. Either way close() itself succeeds.
+          if (!isClosed(error)) {
+            this.#logger.warn('delete on close failed; retried in the background', { error });
+          }
+        }
+      }
+      this.#keeper.rejectWaiters(new ClosedError({ path: this.#basePath }));
+      this.#dispatcher.close();
+    })();
+    return this.#closing;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}
+
+function protectedPath(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return `${path.slice(0, slash)}/${protectedNodeName(randomUUID(), path.slice(slash + 1))}`;
+}
+
+function checkData(data: unknown): void {
+  if (!(data instanceof Uint8Array)) {
+    throw new InvalidArgumentError(`data must be a Buffer or Uint8Array; got ${describe(data)}`);
+  }
+}

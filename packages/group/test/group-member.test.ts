@@ -1,0 +1,184 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { after, before, describe, it } from 'node:test';
+import { firstValueFrom } from 'rxjs';
+import { filter } from 'rxjs/operators';
+import type { FrameworkClient } from '@zkrecipes/framework';
+import { RecipeState } from '@zkrecipes/caches';
+import { RawZooKeeperSession, TestingServer, timing, uniquePath } from '@zkrecipes/testing';
+import { GroupMember, type GroupMembers } from '../src/index.js';
+import { startClient } from './helpers.js';
+
+// dist/test/group-member.test.js -> dist/test/fixtures/member-process.js
+const memberProcess = new URL('./fixtures/member-process.js', import.meta.url).pathname;
+
+/** `id=payload` strings, sorted. */
+function view(members: GroupMembers): string[] {
+  return [...members].map(([id, payload]) => `${id}=${payload.toString()}`).sort();
+}
+
+/** The first view of `member` whose ids are exactly `ids` (pushed by the stream, no polling). */
+function viewWithIds(member: GroupMember, ids: string[]): Promise<GroupMembers> {
+  const wanted = [...ids].sort().join(',');
+  return firstValueFrom(
+    member.members.pipe(filter((members) => [...members.keys()].sort().join(',') === wanted)),
+  );
+}
+
+describe('GroupMember', () => {
+  let server: TestingServer;
+  let observerClient: FrameworkClient;
+  before(async () => {
+    server = await TestingServer.start();
+    observerClient = await startClient(server.connectString);
+  });
+  after(async () => {
+    await observerClient.close();
+    await server.close();
+  });
+
+  it('20 members join and an observer sees all 20 through the members stream; 10 leave and it sees the other 10', async (t) => {
+    const group = uniquePath('group');
+    const ids = Array.from({ length: 20 }, (_, i) => `m${i}`);
+    const clients = await Promise.all(ids.map(() => startClient(server.connectString)));
+    try {
+      await using observer = new GroupMember(observerClient, group, 'observer');
+      const pushed: string[][] = [];
+      observer.on('membersChanged', (members) => {
+        pushed.push(view(members));
+      });
+      await observer.start();
+      const everyone = viewWithIds(observer, ['observer', ...ids]);
+      const members = ids.map(
+        (id, i) => new GroupMember(clients[i]!, group, id, Buffer.from(`payload ${id}`)),
+      );
+      const started = performance.now();
+      for (const member of members) await member.start();
+      const joined = await everyone;
+      const joinMs = performance.now() - started;
+      assert.deepEqual(
+        view(joined),
+        ['observer=', ...ids.map((id) => `${id}=payload ${id}`)].sort(),
+      );
+
+      const remaining = ids.slice(10);
+      const afterLeave = viewWithIds(observer, ['observer', ...remaining]);
+      const leaving = performance.now();
+      for (const member of members.slice(0, 10)) await member.close();
+      await afterLeave;
+      const leaveMs = performance.now() - leaving;
+      assert.deepEqual(
+        view(observer.getCurrentMembers()),
+        ['observer=', ...remaining.map((id) => `${id}=payload ${id}`)].sort(),
+      );
+      // Listeners got the same views as the stream, the last one included.
+      assert.deepEqual(pushed.at(-1), view(observer.getCurrentMembers()));
+      // Every member of the group comes to see the same group.
+      await viewWithIds(members[10]!, ['observer', ...remaining]);
+      t.diagnostic(
+        `20 joins seen by the observer after ${joinMs.toFixed(1)} ms, ` +
+          `10 leaves after ${leaveMs.toFixed(1)} ms (first round, cold)`,
+      );
+      for (const member of members.slice(10)) await member.close();
+    } finally {
+      await Promise.all(clients.map((client) => client.close()));
+    }
+  });
+
+  it('a member whose process is SIGKILLed disappears from the view within the session timeout', async () => {
+    const group = uniquePath('group-kill');
+    await using observer = new GroupMember(observerClient, group, 'observer');
+    await observer.start();
+    const joined = viewWithIds(observer, ['observer', 'doomed']);
+    const child = spawn(process.execPath, [memberProcess, server.connectString, group, 'doomed'], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    try {
+      const ready = new Promise<void>((resolve, reject) => {
+        createInterface({ input: child.stdout }).on('line', (line) => {
+          if (line === 'READY') resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`member process exited (${code})`)));
+      });
+      await ready;
+      const members = await joined;
+      assert.match(members.get('doomed')?.toString() ?? '', /^pid \d+$/);
+      const gone = viewWithIds(observer, ['observer']);
+      const killed = performance.now();
+      child.kill('SIGKILL');
+      await gone;
+      const goneMs = performance.now() - killed;
+      // Session timeout 2000 ms; the server checks expiry every tick (500 ms).
+      assert.ok(goneMs < timing.ms(2000 + 500 + 1000), `gone after ${goneMs} ms`);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('setThisData: every member sees the new payload', async () => {
+    const group = uniquePath('group-data');
+    const client = await startClient(server.connectString);
+    try {
+      await using observer = new GroupMember(observerClient, group, 'observer');
+      await observer.start();
+      await using member = new GroupMember(client, group, 'worker', Buffer.from('v1'));
+      await member.start();
+      await viewWithIds(observer, ['observer', 'worker']);
+      await member.setThisData(Buffer.from('v2'));
+      const updated = await firstValueFrom(
+        observer.members.pipe(filter((m) => m.get('worker')?.toString() === 'v2')),
+      );
+      assert.deepEqual(view(updated), ['observer=', 'worker=v2']);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a restarted member whose old session still holds its node is never missing from the view', async () => {
+    const group = await observerClient.create(uniquePath('group-restart'));
+    const previous = await RawZooKeeperSession.connect(server.connectString, {
+      sessionTimeoutMs: 30_000,
+    });
+    await previous.create(`${group}/svc`, 'old run', { mode: 'EPHEMERAL' });
+    const client = await startClient(server.connectString);
+    try {
+      await using observer = new GroupMember(observerClient, group, 'observer');
+      const views: string[][] = [];
+      observer.members.subscribe((members) => views.push(view(members)));
+      await observer.start();
+      await viewWithIds(observer, ['observer', 'svc']);
+      await using member = new GroupMember(client, group, 'svc', Buffer.from('new run'));
+      await member.start();
+      await firstValueFrom(
+        observer.members.pipe(filter((m) => m.get('svc')?.toString() === 'new run')),
+      );
+      await previous.close();
+      // After the first view with svc, every view has it: old run, then new run.
+      const first = views.findIndex((v) => v.includes('svc=old run'));
+      assert.ok(first >= 0);
+      assert.ok(views.slice(first).every((v) => v.some((entry) => entry.startsWith('svc='))));
+      assert.deepEqual(views.at(-1), ['observer=', 'svc=new run']);
+    } finally {
+      await previous.close();
+      await client.close();
+    }
+  });
+
+  it('lifecycle: the view includes this member before anything is read; start twice rejects; close twice is a no-op and leaves the group', async () => {
+    const group = uniquePath('group-life');
+    const member = new GroupMember(observerClient, group, 'solo', Buffer.from('me'));
+    assert.deepEqual(view(member.getCurrentMembers()), ['solo=me']);
+    assert.deepEqual(view(await firstValueFrom(member.members)), ['solo=me']);
+    assert.equal(member.idFromPath(`${group}/other`), 'other');
+    await member.start();
+    await assert.rejects(member.start(), /start\(\) on a STARTED GroupMember/);
+    assert.equal(await member.waitForInitialCreate({ timeoutMs: 5000 }), true);
+    assert.ok(await observerClient.exists(`${group}/solo`));
+    await member.close();
+    await member.close();
+    assert.equal(member.state, RecipeState.CLOSED);
+    assert.equal(await observerClient.exists(`${group}/solo`), null);
+    assert.throws(() => new GroupMember(observerClient, group, 'a/b'), /memberId/);
+  });
+});
