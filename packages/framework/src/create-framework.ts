@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { Subject } from 'rxjs';
 import { FrameworkClient } from './client/framework-client.js';
 import { defaultAclProvider } from './client/acl-provider.js';
@@ -64,6 +65,8 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
   const issues = new ConnectionIssueLogger(logger, { mode: options.connectionIssueLogging });
   const unhandled = new Subject<UnhandledError>();
   const closed = new AbortController();
+  // Every operation in flight listens on it (to stop retrying on close): not a leak.
+  setMaxListeners(0, closed.signal);
   const reportUnhandledError = (error: unknown, context: string): void => {
     logger.error(`unhandled error in ${context}`, { error });
     unhandled.next({ error, context });

@@ -131,6 +131,7 @@ function wireError(error: NzcException, path: string | undefined): ZooKeeperErro
 export class NzcHandle {
   readonly #client: NzcClient;
   #closed = false;
+  #corked = false;
 
   constructor(options: NzcHandleOptions, resume?: { sessionId: bigint; password: Buffer }) {
     const nzcOptions: NzcClientOptions = {
@@ -183,6 +184,23 @@ export class NzcHandle {
     return this.#client.connectionManager.socket;
   }
 
+  /**
+   * nzc writes every request with its own socket.write (one syscall each). Corking the socket
+   * until the current tick's work is done sends all requests issued together (a pipelined
+   * create + getChildren, a burst of reads) in one write.
+   */
+  #batchWrites(): void {
+    if (this.#corked) return;
+    const socket = this.#client.connectionManager.socket;
+    if (!socket || socket.destroyed) return;
+    this.#corked = true;
+    socket.cork();
+    process.nextTick(() => {
+      this.#corked = false;
+      socket.uncork();
+    });
+  }
+
   /** Drops the TCP connection; nzc then fails in-flight requests and tries the next server. */
   dropConnection(): void {
     this.#client.connectionManager.socket?.destroy();
@@ -219,6 +237,7 @@ export class NzcHandle {
 
   create(path: string, data: Buffer, acl: readonly Acl[], mode: CreateMode): Promise<string> {
     return new Promise((resolve, reject) => {
+      this.#batchWrites();
       this.#client.create(path, data, toNzcAcls(acl), NZC_MODE[mode], (error, created) => {
         this.#onTraffic();
         if (error) reject(wireError(error, path));
@@ -229,6 +248,7 @@ export class NzcHandle {
 
   delete(path: string, version: number): Promise<void> {
     return new Promise((resolve, reject) => {
+      this.#batchWrites();
       this.#client.remove(path, version, (error) => {
         this.#onTraffic();
         if (error) reject(wireError(error, path));
@@ -239,6 +259,7 @@ export class NzcHandle {
 
   exists(path: string, watcher?: NzcWatcher): Promise<Stat | null> {
     return new Promise((resolve, reject) => {
+      this.#batchWrites();
       this.#client.exists(path, watcher, (error, stat) => {
         this.#onTraffic();
         if (error) reject(wireError(error, path));
@@ -249,6 +270,7 @@ export class NzcHandle {
 
   getData(path: string, watcher?: NzcWatcher): Promise<{ data: Buffer; stat: Stat }> {
     return new Promise((resolve, reject) => {
+      this.#batchWrites();
       this.#client.getData(path, watcher, (error, data, stat) => {
         this.#onTraffic();
         if (error) reject(wireError(error, path));
@@ -259,6 +281,7 @@ export class NzcHandle {
 
   setData(path: string, data: Buffer, version: number): Promise<Stat> {
     return new Promise((resolve, reject) => {
+      this.#batchWrites();
       this.#client.setData(path, data, version, (error, stat) => {
         this.#onTraffic();
         if (error) reject(wireError(error, path));
@@ -269,6 +292,7 @@ export class NzcHandle {
 
   getChildren(path: string, watcher?: NzcWatcher): Promise<{ children: string[]; stat: Stat }> {
     return new Promise((resolve, reject) => {
+      this.#batchWrites();
       this.#client.getChildren(path, watcher, (error, children, stat) => {
         this.#onTraffic();
         if (error) reject(wireError(error, path));
@@ -279,6 +303,7 @@ export class NzcHandle {
 
   getAcl(path: string): Promise<{ acl: Acl[]; stat: Stat }> {
     return new Promise((resolve, reject) => {
+      this.#batchWrites();
       this.#client.getACL(path, (error, acls: NzcAcl[], stat) => {
         this.#onTraffic();
         if (error) reject(wireError(error, path));
@@ -296,6 +321,7 @@ export class NzcHandle {
 
   setAcl(path: string, acl: readonly Acl[], version: number): Promise<Stat> {
     return new Promise((resolve, reject) => {
+      this.#batchWrites();
       this.#client.setACL(path, toNzcAcls(acl), version, (error, stat) => {
         this.#onTraffic();
         if (error) reject(wireError(error, path));
@@ -310,6 +336,7 @@ export class NzcHandle {
     // would turn a conditional delete/check into an unconditional one.
     for (const op of ops) transaction.ops.push(toNzcMultiOp(op));
     return new Promise((resolve, reject) => {
+      this.#batchWrites();
       transaction.commit((error, results) => {
         this.#onTraffic();
         const failed = (results ?? []).some((r) => r.type === OP.error && r.err !== 0);

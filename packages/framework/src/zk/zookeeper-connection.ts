@@ -2,7 +2,6 @@ import { Subject, type Observable } from 'rxjs';
 import {
   ClosedError,
   ConnectionLossError,
-  OperationTimeoutError,
   SessionExpiredError,
 } from '../errors/zookeeper-error-classes.js';
 import { isConnectionLoss } from '../errors/predicates.js';
@@ -10,6 +9,7 @@ import type { Logger } from '../logging/logger.js';
 import type { ConnectionEvent } from './connection-event.js';
 import { ConnectionHealthMonitor } from './connection-health-monitor.js';
 import { NzcHandle, type NzcHandleEvent } from './nzc-adapter.js';
+import { RequestDeadlines } from './request-deadlines.js';
 import type { NzcWatcher } from './nzc-types.js';
 import { WatchRegistry, type WatchKind } from './watch-registry.js';
 import type { ZooKeeperOperations } from './zookeeper-operations.js';
@@ -52,6 +52,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
   readonly #events = new Subject<ConnectionEvent>();
   readonly #watches: WatchRegistry;
   readonly #health: ConnectionHealthMonitor;
+  readonly #deadlines: RequestDeadlines;
   #handle: NzcHandle | undefined;
   #connected = false;
   #closed = false;
@@ -63,6 +64,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     this.#watches = new WatchRegistry(options.watchBudgetBytes, (error, path) =>
       options.reportUnhandledError(error, `watcher on ${path}`),
     );
+    this.#deadlines = new RequestDeadlines(options.requestTimeoutMs);
     this.#health = new ConnectionHealthMonitor({
       sessionTimeoutMs: options.sessionTimeoutMs,
       serverCount: options.connectString.split('/')[0]!.split(',').length,
@@ -130,6 +132,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     if (this.#closed) return;
     this.#closed = true;
     this.#health.stop();
+    this.#deadlines.stop();
     for (const parked of this.#parked.splice(0)) parked.reject(new ClosedError());
     const handle = this.#handle;
     this.#handle = undefined;
@@ -190,20 +193,8 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
 
   async #run<T>(operation: (handle: NzcHandle) => Promise<T>): Promise<T> {
     const handle = await this.#connectedHandle();
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new OperationTimeoutError({
-              detail: `no reply within ${this.#options.requestTimeoutMs} ms`,
-            }),
-          ),
-        this.#options.requestTimeoutMs,
-      );
-    });
     try {
-      return await Promise.race([operation(handle), deadline]);
+      return await this.#deadlines.track(operation(handle));
     } catch (error) {
       // nzc fails requests of an abandoned handle with CONNECTION_LOSS; the truth is that the
       // session they belonged to is gone.
@@ -214,8 +205,6 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
         });
       }
       throw error;
-    } finally {
-      clearTimeout(timer);
     }
   }
 
