@@ -1,7 +1,7 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import {
   ClosedError,
-  isInvalidArgument,
+  isWatchBudgetExceeded,
   isNoNode,
   type FrameworkClient,
   type Stat,
@@ -22,15 +22,6 @@ export interface ChildrenTrackerOptions {
   readonly emit: (event: ChildEvent) => void;
   readonly report: (error: unknown, context: string) => void;
   readonly warn: (message: string, meta: Record<string, unknown>) => void;
-}
-
-/** The framework signals its watch budget with an InvalidArgumentError (no code of its own). */
-function isWatchBudgetError(error: unknown): boolean {
-  return (
-    isInvalidArgument(error) &&
-    error instanceof Error &&
-    error.message.includes('watch budget exceeded')
-  );
 }
 
 /**
@@ -326,7 +317,7 @@ export class ChildrenTracker {
           this.#applyMissing(fullPath);
           return;
         }
-        if (watch !== undefined && isWatchBudgetError(error)) {
+        if (watch !== undefined && isWatchBudgetExceeded(error)) {
           this.#warnBudget(fullPath, error);
           watchData = false;
           continue;

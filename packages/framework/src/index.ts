@@ -66,6 +66,7 @@ export {
   NotEmptyError,
   OperationTimeoutError,
   SessionExpiredError,
+  WatchBudgetExceededError,
 } from './errors/zookeeper-error-classes.js';
 export type {
   OperationTimeoutErrorOptions,
@@ -85,6 +86,7 @@ export {
   isOperationTimeout,
   isRetryable,
   isSessionExpired,
+  isWatchBudgetExceeded,
   isZooKeeperError,
 } from './errors/predicates.js';
 export { TransactionFailedError } from './client/transaction-failed-error.js';

@@ -99,6 +99,20 @@ export class FrameworkClient {
     return this.#context.unhandledErrors;
   }
 
+  /**
+   * Reports a failure that has no caller to reject (a recipe's throwing listener, a failed
+   * background read): it is logged at error and published on {@link unhandledErrors}, never
+   * left to become an unhandled rejection.
+   */
+  reportUnhandledError(error: unknown, context: string): void {
+    this.#context.reportUnhandledError(error, context);
+  }
+
+  /** Aborted when the client closes: recipes stop their background work on it. */
+  get closedSignal(): AbortSignal {
+    return this.#context.closedSignal;
+  }
+
   /** The session id in force, undefined before the first connection. */
   get sessionId(): bigint | undefined {
     return this.#context.currentSessionId();

@@ -2,6 +2,7 @@
 // compare codes by hand. They accept anything a `catch` can produce.
 import type { ZooKeeperErrorCodeName } from './zookeeper-error-code.js';
 import { ZOOKEEPER_ERROR_BRAND, ZooKeeperError } from './zookeeper-error.js';
+import { WatchBudgetExceededError } from './zookeeper-error-classes.js';
 
 /**
  * True for any {@link ZooKeeperError}, including one made by another copy of this package
@@ -77,4 +78,9 @@ export function isInvalidArgument(err: unknown): boolean {
  */
 export function isRetryable(err: unknown): boolean {
   return isZooKeeperError(err) && err.retryable;
+}
+
+/** True for a watch refused by the client's watch budget (see `watchBudgetBytes`). */
+export function isWatchBudgetExceeded(err: unknown): boolean {
+  return err instanceof WatchBudgetExceededError;
 }

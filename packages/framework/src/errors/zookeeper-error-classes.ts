@@ -125,3 +125,11 @@ export class InvalidArgumentError extends ZooKeeperError {
     super('INVALID_ARGUMENT', { ...options, detail });
   }
 }
+
+/**
+ * INVALID_ARGUMENT, refused before sending: a new watch would take the client's watched paths
+ * over its `watchBudgetBytes` (a reconnect must re-send all of them in one packet).
+ */
+export class WatchBudgetExceededError extends InvalidArgumentError {
+  override name = 'WatchBudgetExceededError';
+}

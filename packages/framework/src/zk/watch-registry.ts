@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
+import { WatchBudgetExceededError } from '../errors/zookeeper-error-classes.js';
 import type { NzcEvent, NzcWatcher } from './nzc-types.js';
 import { watchEventTypeOf } from './nzc-adapter.js';
 import type { WatchedEvent, Watcher } from './zookeeper-types.js';
@@ -47,7 +47,7 @@ export class WatchRegistry {
     if (this.#entries.has(`${kind}:${path}`)) return;
     const needed = this.#usedBytes + costOf(path);
     if (needed > this.#budgetBytes) {
-      throw new InvalidArgumentError(
+      throw new WatchBudgetExceededError(
         `watch budget exceeded: watching ${path} would need ${needed} bytes of watched paths, ` +
           `over the budget of ${this.#budgetBytes} (watchBudgetBytes); a reconnect must re-send ` +
           `every watched path in one packet under the server's jute.maxbuffer. Watch fewer ` +
