@@ -1,0 +1,36 @@
+// The exit codes are part of the CLI's contract: scripts branch on them, so they never change
+// meaning. Every failure the CLI reports goes through CliError so it carries one of them.
+
+/** What `zkrecipes` exits with. */
+export const ExitCode = {
+  /** The command did what was asked (including a plain tree listing of an unrecognised path). */
+  OK: 0,
+  /** The path does not exist (or, with `--strict`, holds no recognisable recipe). */
+  NOT_FOUND: 1,
+  /** Bad command line: unknown command or flag, missing path, invalid value. */
+  USAGE: 2,
+  /** The ensemble could not be reached within the connection timeout, or the session failed. */
+  CONNECTION: 3,
+} as const;
+/** One of the values of {@link ExitCode}. */
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/**
+ * A failure to report to the operator: a one-line message (printed to stderr, or as
+ * `{"error": ...}` with `--json`) and the exit code that goes with it.
+ *
+ * ```ts
+ * throw new CliError(ExitCode.NOT_FOUND, 'no node at /app/lock');
+ * ```
+ */
+export class CliError extends Error {
+  /** Always `'CliError'`. */
+  override name = 'CliError';
+  /** The process exit code for this failure. */
+  readonly exitCode: ExitCode;
+
+  constructor(exitCode: ExitCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.exitCode = exitCode;
+  }
+}
