@@ -1,0 +1,297 @@
+import { randomUUID } from 'node:crypto';
+import {
+  InvalidArgumentError,
+  isNodeExists,
+  isNoNode,
+  joinPath,
+  NoNodeError,
+  SessionExpiredError,
+  validatePath,
+  type FrameworkClient,
+} from '@zkrecipes/framework';
+import { READY_NODE, sortedMembers } from './barrier-members.js';
+import { validateWaitOptions, type WaitOptions } from './wait-options.js';
+import { deadlineOf, TIMED_OUT, Wake, waitForWake } from './wake.js';
+
+/** Where a {@link DistributedDoubleBarrier} object is in its enter/leave cycle. */
+export type DoubleBarrierPhase = 'IDLE' | 'ENTERING' | 'ENTERED' | 'LEAVING';
+
+/**
+ * A double barrier (Curator's `DistributedDoubleBarrier`): members {@link enter} and wait until
+ * `memberQty` of them are in, do their work, then {@link leave} and wait until all of them are
+ * out. `memberQty` is a threshold, not a limit: more members may enter.
+ *
+ * ```ts
+ * const barrier = new DistributedDoubleBarrier(client, '/app/batch-42', 5);
+ * await barrier.enter();   // returns once 5 members have entered
+ * await doWork();
+ * await barrier.leave();   // returns once every member that entered has left
+ * ```
+ *
+ * Same nodes as Curator, so Java and Node members can share a barrier: each member is an
+ * ephemeral node named by a random UUID, and the member that sees the threshold reached creates
+ * a persistent `ready` node that releases the others. On leave, the member whose node sorts
+ * lowest leaves last; the others delete their node and wait for the lowest one to go.
+ *
+ * Differences from Curator 5.4, all on the safe side: a member returns from enter() only on
+ * proof that the barrier filled (the `ready` node was created or is there), never on any other
+ * wake-up; a member whose enter() times out or is aborted removes its node, so it is not counted;
+ * and a session lost while waiting rejects with SessionExpiredError (the member's node is gone).
+ * One object can go through several enter/leave cycles; a barrier path can be reused once every
+ * member of the previous round has returned from leave().
+ */
+export class DistributedDoubleBarrier {
+  readonly #client: FrameworkClient;
+  readonly #path: string;
+  readonly #memberQty: number;
+  readonly #ourName = randomUUID();
+  readonly #ourPath: string;
+  readonly #readyPath: string;
+  #phase: DoubleBarrierPhase = 'IDLE';
+  #ourNodeExists = false;
+  #membershipLost = false;
+  #sessionId: bigint | undefined;
+
+  constructor(client: FrameworkClient, barrierPath: string, memberQty: number) {
+    validatePath(barrierPath, { allowRoot: false });
+    if (typeof memberQty !== 'number' || !Number.isSafeInteger(memberQty) || memberQty < 1) {
+      throw new InvalidArgumentError(
+        `memberQty must be a whole number >= 1 (the number of members that fills the barrier); got ${String(memberQty)}`,
+      );
+    }
+    this.#client = client;
+    this.#path = barrierPath;
+    this.#memberQty = memberQty;
+    this.#ourPath = joinPath(barrierPath, this.#ourName);
+    this.#readyPath = joinPath(barrierPath, READY_NODE);
+  }
+
+  /** The barrier's path. */
+  get path(): string {
+    return this.#path;
+  }
+
+  /** This member's node (a UUID below the barrier path). */
+  get memberPath(): string {
+    return this.#ourPath;
+  }
+
+  get phase(): DoubleBarrierPhase {
+    return this.#phase;
+  }
+
+  /**
+   * Enters the barrier and waits until `memberQty` members have entered. Resolves `true` then,
+   * `false` when `timeoutMs` passes first (this member's node is removed again); rejects with
+   * the signal's reason on abort (node removed too), with ClosedError when the client closes,
+   * and with SessionExpiredError when the session ends while waiting.
+   */
+  async enter(options: WaitOptions = {}): Promise<boolean> {
+    validateWaitOptions(options);
+    if (this.#phase !== 'IDLE') {
+      throw new InvalidArgumentError(
+        `enter() while ${this.#phase}: call leave() first (one object is one member)`,
+        { path: this.#path },
+      );
+    }
+    options.signal?.throwIfAborted();
+    this.#phase = 'ENTERING';
+    this.#membershipLost = false;
+    try {
+      const entered = await this.#enter(deadlineOf(options.timeoutMs), options.signal);
+      this.#phase = entered ? 'ENTERED' : 'IDLE';
+      return entered;
+    } catch (error) {
+      this.#phase = 'IDLE';
+      throw error;
+    }
+  }
+
+  /**
+   * Leaves the barrier and waits until every member has left. Resolves `true` then, `false`
+   * when `timeoutMs` passes first; rejects with the signal's reason on abort, with ClosedError
+   * when the client closes, and with SessionExpiredError when this member's node vanished with
+   * its session. After `false` or a rejection other than SessionExpiredError this member is
+   * still leaving (phase ENTERED): call leave() again to finish.
+   */
+  async leave(options: WaitOptions = {}): Promise<boolean> {
+    validateWaitOptions(options);
+    if (this.#phase !== 'ENTERED') {
+      throw new InvalidArgumentError(
+        `leave() while ${this.#phase}: only a member whose enter() resolved true can leave`,
+        { path: this.#path },
+      );
+    }
+    options.signal?.throwIfAborted();
+    this.#phase = 'LEAVING';
+    try {
+      const left = await this.#leave(deadlineOf(options.timeoutMs), options.signal);
+      this.#phase = left ? 'IDLE' : 'ENTERED';
+      return left;
+    } catch (error) {
+      // Still a member (call leave() again) unless its node went with its session.
+      this.#phase = this.#membershipLost ? 'IDLE' : 'ENTERED';
+      throw error;
+    }
+  }
+
+  async #enter(deadline: number | undefined, signal: AbortSignal | undefined): Promise<boolean> {
+    const client = this.#client;
+    let wake = new Wake();
+    try {
+      // One round trip: the three requests go out together and the server answers them in
+      // order. Only the listing depends on the create; it is checked below.
+      const [ready, created, listed] = await Promise.allSettled([
+        client.exists(this.#readyPath, { watch: wake.watch, signal: wake.signal }),
+        client.create(this.#ourPath, { mode: 'EPHEMERAL', createParents: true }),
+        client.getChildren(this.#path),
+      ]);
+      // NODE_EXISTS: a retried create whose first attempt went through (the UUID is ours).
+      if (created.status === 'rejected' && !isNodeExists(created.reason)) throw created.reason;
+      this.#ourNodeExists = true;
+      this.#sessionId = client.sessionId;
+      if (ready.status === 'rejected') throw ready.reason;
+      if (ready.value !== null) return true;
+      if (listed.status === 'rejected' && !isNoNode(listed.reason)) throw listed.reason;
+      let children = listed.status === 'fulfilled' ? listed.value : undefined;
+      // A listing without our own node was answered before our create (the parent was still
+      // missing, or the requests overtook each other): only a later listing counts.
+      if (children === undefined || !children.includes(this.#ourName)) {
+        children = await client.getChildren(this.#path);
+      }
+      if (sortedMembers(children).length >= this.#memberQty) {
+        await this.#createReady();
+        return true;
+      }
+      for (;;) {
+        const woken = await waitForWake(wake.event, {
+          deadline,
+          signal,
+          client,
+          path: this.#path,
+        });
+        if (woken === TIMED_OUT) {
+          await this.#withdraw();
+          return false;
+        }
+        // `ready` appeared after our check: someone counted memberQty members.
+        if (woken.type === 'NODE_CREATED') return true;
+        if (woken.type === 'SESSION_EXPIRED') throw this.#sessionGone(true);
+        // Any other wake-up proves nothing: look again.
+        wake.cancel();
+        wake = new Wake();
+        const [stat, now] = await Promise.all([
+          client.exists(this.#readyPath, { watch: wake.watch, signal: wake.signal }),
+          client.getChildren(this.#path),
+        ]);
+        if (stat !== null) return true;
+        if (sortedMembers(now).length >= this.#memberQty) {
+          await this.#createReady();
+          return true;
+        }
+      }
+    } catch (error) {
+      await this.#withdraw().catch(() => undefined);
+      throw error;
+    } finally {
+      wake.cancel();
+    }
+  }
+
+  async #leave(deadline: number | undefined, signal: AbortSignal | undefined): Promise<boolean> {
+    const client = this.#client;
+    // Everyone watches the first listing; only the lowest member waits on that watch.
+    let watchChildren = true;
+    // Set once the lowest member is gone: it leaves last, so the barrier is done.
+    let cleanUpReady = false;
+    for (;;) {
+      const wake = new Wake();
+      try {
+        const [listed] = await Promise.allSettled([
+          client.getChildren(
+            this.#path,
+            watchChildren ? { watch: wake.watch, signal: wake.signal } : {},
+          ),
+          cleanUpReady ? client.delete(this.#readyPath, { quietly: true }) : undefined,
+        ]);
+        if (listed.status === 'rejected' && !isNoNode(listed.reason)) throw listed.reason;
+        const members = sortedMembers(listed.status === 'fulfilled' ? listed.value : []);
+        const ourIndex = members.indexOf(this.#ourName);
+        if (ourIndex < 0 && this.#ourNodeExists) throw this.#sessionGone(false);
+        if (members.length === 0) {
+          if (!cleanUpReady) await client.delete(this.#readyPath, { quietly: true });
+          return true;
+        }
+        // (Curator also returns when one node is left and ours is already gone; but that node
+        // is a member still working, so this member waits for it like for any lowest one.)
+        if (members.length === 1 && ourIndex === 0) {
+          // Only our node is left: the lowest member leaves last, and takes `ready` with it.
+          await Promise.all([
+            client.delete(this.#ourPath, { quietly: true }),
+            client.delete(this.#readyPath, { quietly: true }),
+          ]);
+          this.#ourNodeExists = false;
+          return true;
+        }
+        let event: Promise<unknown> = wake.event;
+        let other: Wake | undefined;
+        if (ourIndex !== 0) {
+          // Not the lowest: drop our node and wait for the lowest one to go.
+          wake.cancel();
+          other = new Wake();
+          const lowest = joinPath(this.#path, members[0]!);
+          const [stat] = await Promise.all([
+            client.exists(lowest, { watch: other.watch, signal: other.signal }),
+            this.#ourNodeExists ? client.delete(this.#ourPath, { quietly: true }) : undefined,
+          ]);
+          this.#ourNodeExists = false;
+          watchChildren = false;
+          cleanUpReady = true;
+          if (stat === null) continue;
+          event = other.event;
+        } else {
+          watchChildren = true;
+        }
+        try {
+          const woken = await waitForWake(event, { deadline, signal, client, path: this.#path });
+          if (woken === TIMED_OUT) return false;
+        } finally {
+          other?.cancel();
+        }
+      } finally {
+        wake.cancel();
+      }
+    }
+  }
+
+  async #createReady(): Promise<void> {
+    try {
+      await this.#client.create(this.#readyPath);
+    } catch (error) {
+      if (!isNodeExists(error)) throw error;
+    }
+  }
+
+  /** Takes this member's node back (enter gave up), so it is not counted. */
+  async #withdraw(): Promise<void> {
+    if (!this.#ourNodeExists) return;
+    this.#ourNodeExists = false;
+    await this.#client.delete(this.#ourPath, { quietly: true });
+  }
+
+  /** `expired`: a watch reported the session's end (the client may not have a new one yet). */
+  #sessionGone(expired: boolean): Error {
+    this.#ourNodeExists = false;
+    this.#membershipLost = true;
+    if (expired || this.#client.sessionId !== this.#sessionId) {
+      return new SessionExpiredError({
+        path: this.#ourPath,
+        detail: "this member's node is gone: the session that created it ended",
+      });
+    }
+    return new NoNodeError({
+      path: this.#ourPath,
+      detail: "this member's node was deleted by someone else (others must not write here)",
+    });
+  }
+}

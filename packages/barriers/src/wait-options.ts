@@ -1,0 +1,27 @@
+import { InvalidArgumentError, validateTimeoutMs } from '@zkrecipes/framework';
+
+/** Options of every blocking call of the barriers. */
+export interface WaitOptions {
+  /**
+   * Give up after this many milliseconds: the call then resolves `false`. Default: wait until
+   * the condition holds, the signal aborts or the client closes.
+   */
+  readonly timeoutMs?: number | undefined;
+  /** Aborting rejects the call with the signal's reason. Default: none. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** Asserts `options` is a {@link WaitOptions} object (or undefined), before anything is sent. */
+export function validateWaitOptions(options: unknown): asserts options is WaitOptions | undefined {
+  if (options === undefined) return;
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidArgumentError(
+      `options must be an object like { timeoutMs, signal }; got ${options === null ? 'null' : typeof options}`,
+    );
+  }
+  const { timeoutMs, signal } = options as { timeoutMs?: unknown; signal?: unknown };
+  if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new InvalidArgumentError(`signal must be an AbortSignal; got ${typeof signal}`);
+  }
+}

@@ -1,0 +1,325 @@
+import type { Observable, Subscription } from 'rxjs';
+import {
+  InvalidArgumentError,
+  isErrorState,
+  joinPath,
+  type FrameworkClient,
+  type Logger,
+} from '@zkrecipes/framework';
+import { resolveQueueOptions, type DistributedQueueOptions } from './distributed-queue-options.js';
+import { ensureAndList, ensureNode } from './ensure-queue-path.js';
+import { encodeEnvelope, envelopeSize } from './item-envelope.js';
+import { LockSafety } from './lock-safety.js';
+import { assertQueuePathOwned } from './path-ownership.js';
+import { PutLimiter } from './put-limiter.js';
+import { QueueConsumption, type QueueConsumer } from './queue-consumption.js';
+import { QueueEvents, type QueueEvent, type QueueListener } from './queue-events.js';
+import { DISTRIBUTED_QUEUE_PREFIX } from './queue-node-names.js';
+import type { QueueSerializer } from './queue-serializer.js';
+import { QueueTaker } from './queue-taker.js';
+import { TIMED_OUT, waitForWake } from './wake.js';
+import {
+  describeValue,
+  validateNodeSize,
+  validateWaitOptions,
+  type WaitOptions,
+} from './validate-queue-input.js';
+
+/** LATENT before start(), STARTED, CLOSED after close(). */
+export type QueueState = 'LATENT' | 'STARTED' | 'CLOSED';
+
+/** Options of put and putMulti. */
+export type PutOptions = WaitOptions;
+
+/**
+ * A FIFO queue on ZooKeeper (Curator's `DistributedQueue`), with Curator's node layout and bytes:
+ * each put is a persistent sequential `queue-` node holding Curator's envelope, so Java and Node
+ * producers and consumers share queues. See docs/recipes/queues.md for when not to use it.
+ *
+ * ```ts
+ * const queue = new DistributedQueue(client, '/app/jobs', {
+ *   serializer: jsonSerializer<Job>(),
+ *   lockPath: '/app/jobs-locks',            // safe mode
+ *   consumer: async (job, { signal }) => run(job, signal),
+ * });
+ * await queue.start();
+ * await queue.put({ id: 1 });
+ * await queue.close();
+ * ```
+ *
+ * Taking does not list the queue per item: one sorted listing is walked, refreshed on the
+ * children watch when it runs dry; item data is read ahead, so an item costs one round trip.
+ */
+export class DistributedQueue<T = Buffer> {
+  readonly #client: FrameworkClient;
+  readonly #path: string;
+  readonly #lockPath: string | undefined;
+  readonly #serializer: QueueSerializer<T>;
+  readonly #consumer: QueueConsumer<T> | undefined;
+  readonly #concurrency: number;
+  readonly #closeTimeoutMs: number;
+  readonly #logger: Logger;
+  readonly #events: QueueEvents;
+  readonly #limiter: PutLimiter;
+  readonly #safety: LockSafety | undefined;
+  readonly #taker: QueueTaker;
+  readonly #consumption: QueueConsumption<T>;
+  #state: QueueState = 'LATENT';
+  #states: Subscription | undefined;
+  #pendingPuts = 0;
+  #putsSettled: (() => void)[] = [];
+
+  constructor(
+    client: FrameworkClient,
+    queuePath: string,
+    options: DistributedQueueOptions<T> = {},
+  ) {
+    const {
+      lockPath,
+      serializer,
+      consumer,
+      errorMode,
+      maxItems,
+      hardMaxItems,
+      concurrency,
+      prefetch,
+      closeTimeoutMs,
+    } = resolveQueueOptions(queuePath, options);
+    this.#client = client;
+    this.#path = queuePath;
+    this.#lockPath = lockPath;
+    this.#serializer = serializer;
+    this.#consumer = consumer;
+    this.#concurrency = concurrency;
+    this.#closeTimeoutMs = closeTimeoutMs;
+    this.#logger = client.logger.child({ component: 'DistributedQueue', path: queuePath });
+    this.#events = new QueueEvents(this.#logger);
+    this.#limiter = new PutLimiter(client, queuePath, maxItems, hardMaxItems);
+    this.#safety =
+      lockPath === undefined
+        ? undefined
+        : new LockSafety(client, queuePath, lockPath, this.#logger);
+    this.#taker = new QueueTaker({
+      client,
+      queuePath,
+      prefix: DISTRIBUTED_QUEUE_PREFIX,
+      safety: this.#safety,
+      prefetch,
+      logger: this.#logger,
+    });
+    this.#consumption = new QueueConsumption({
+      taker: this.#taker,
+      safety: this.#safety,
+      serializer,
+      errorMode,
+      events: this.#events,
+      logger: this.#logger,
+    });
+  }
+
+  get state(): QueueState {
+    return this.#state;
+  }
+
+  /** The queue's path. */
+  get path(): string {
+    return this.#path;
+  }
+
+  /** The lock path of safe mode, or undefined. */
+  get lockPath(): string | undefined {
+    return this.#lockPath;
+  }
+
+  /** Children of the queue at its last listing (Curator's `getLastMessageCount`). */
+  get lastMessageCount(): number {
+    return this.#taker.lastCount;
+  }
+
+  /** What happens to items, as a stream (puts, consumed, errors, lost locks, corrupt nodes). */
+  get events$(): Observable<QueueEvent> {
+    return this.#events.events$;
+  }
+
+  /** Curator-style listener of the same events; returns the function that removes it. */
+  on(event: 'event', listener: QueueListener): () => void {
+    if (event !== 'event' || typeof listener !== 'function') {
+      throw new InvalidArgumentError("on('event', listener) takes a listener function");
+    }
+    return this.#events.on(listener);
+  }
+
+  /**
+   * Creates the queue's node (and the lock path's), checks no other recipe uses the path, and
+   * starts the consumer if there is one. A second call rejects.
+   */
+  async start(): Promise<void> {
+    if (this.#state !== 'LATENT') {
+      throw new InvalidArgumentError(`start() while ${this.#state}: a queue starts once`, {
+        path: this.#path,
+      });
+    }
+    this.#state = 'STARTED';
+    try {
+      const lockPath = this.#lockPath;
+      const [children] = await Promise.all([
+        ensureAndList(this.#client, this.#path),
+        lockPath === undefined ? undefined : ensureNode(this.#client, lockPath),
+      ]);
+      assertQueuePathOwned(this.#path, children, 'DistributedQueue');
+      this.#limiter.seed(children.length);
+    } catch (error) {
+      this.#state = 'CLOSED';
+      this.#shutDown();
+      throw error;
+    }
+    const safety = this.#safety;
+    if (safety !== undefined) {
+      this.#states = this.#client.connectionStates.subscribe((state) => {
+        if (isErrorState(state, this.#client.errorPolicy)) safety.holdMayBeLost(state);
+      });
+    }
+    if (this.#consumer !== undefined) {
+      this.#consumption.startWorkers(this.#consumer, this.#concurrency);
+    }
+  }
+
+  /**
+   * Adds one item; resolves the node's path once it is written. On a full bounded queue it
+   * waits for room up to `timeoutMs`, then rejects with QueueFullError. An item too big for a
+   * node, or that the serializer refuses, rejects before anything is sent.
+   */
+  put(item: T, options: PutOptions = {}): Promise<string> {
+    return this.#put([item], undefined, options);
+  }
+
+  /**
+   * Adds several items as one node (Curator's `putMulti`): they are taken together, in order,
+   * and count as one node against the bounds. The whole envelope must fit in one node.
+   */
+  putMulti(items: readonly T[], options: PutOptions = {}): Promise<string> {
+    if (!Array.isArray(items) || items.length === 0) {
+      return Promise.reject(
+        new InvalidArgumentError(
+          `putMulti takes a non-empty array; got ${Array.isArray(items) ? 'an empty array' : describeValue(items)}`,
+          {
+            path: this.#path,
+          },
+        ),
+      );
+    }
+    return this.#put(items, items.length, options);
+  }
+
+  /**
+   * Items as an async iterator (the queue must be started; it ends when the queue closes or
+   * `signal` aborts). An item counts as done when the loop asks for the next one; in safe mode
+   * leaving the loop while holding an item (break, return, throw) hands it back unprocessed,
+   * so it is delivered again. Each iterator is one more consumer of the queue.
+   */
+  items(options: { readonly signal?: AbortSignal | undefined } = {}): AsyncIterableIterator<T> {
+    if (this.#state !== 'STARTED') {
+      throw new InvalidArgumentError(`items() while ${this.#state}: start() the queue first`, {
+        path: this.#path,
+      });
+    }
+    validateWaitOptions(options);
+    return this.#consumption.iterate(options.signal);
+  }
+
+  /**
+   * Resolves true once no put is in flight, false if `timeoutMs` passes first (Curator's
+   * `flushPuts`); rejects with the signal's reason on abort.
+   */
+  async flushPuts(options: WaitOptions = {}): Promise<boolean> {
+    validateWaitOptions(options);
+    const { timeoutMs, signal } = options;
+    signal?.throwIfAborted();
+    if (this.#pendingPuts === 0) return true;
+    let settle = (): void => undefined;
+    const flushed = new Promise<void>((resolve) => (settle = resolve));
+    this.#putsSettled.push(settle);
+    const woken = await waitForWake(flushed, {
+      deadline: timeoutMs === undefined ? undefined : performance.now() + timeoutMs,
+      signal,
+      client: this.#client,
+      path: this.#path,
+    }).finally(() => {
+      const index = this.#putsSettled.indexOf(settle);
+      if (index >= 0) this.#putsSettled.splice(index, 1);
+    });
+    return woken !== TIMED_OUT;
+  }
+
+  /**
+   * Stops: no new items are taken; puts and consumer calls in flight get `closeTimeoutMs` to
+   * finish, then items still held are handed back (safe mode). Watches are silenced and
+   * listeners removed. A second call does nothing.
+   */
+  async close(): Promise<void> {
+    if (this.#state === 'CLOSED') return;
+    const started = this.#state === 'STARTED';
+    this.#state = 'CLOSED';
+    if (started) {
+      const deadline = performance.now() + this.#closeTimeoutMs;
+      // A closed client fails the puts itself; close() goes on regardless.
+      await this.flushPuts({ timeoutMs: this.#closeTimeoutMs }).catch(() => false);
+      await this.#consumption.stop(Math.max(0, deadline - performance.now()));
+    }
+    this.#shutDown();
+    await this.#safety?.close();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  #shutDown(): void {
+    this.#states?.unsubscribe();
+    this.#taker.close();
+    this.#events.close();
+  }
+
+  async #put(items: readonly T[], multi: number | undefined, options: PutOptions): Promise<string> {
+    if (this.#state !== 'STARTED') {
+      throw new InvalidArgumentError(`put while ${this.#state}: start() the queue first`, {
+        path: this.#path,
+      });
+    }
+    validateWaitOptions(options);
+    const serialized = items.map((item) => this.#serialize(item));
+    const itemBytes = serialized.reduce((sum, bytes) => sum + bytes.byteLength, 0);
+    const size = envelopeSize(serialized.map((bytes) => bytes.byteLength));
+    validateNodeSize(
+      multi === undefined ? 'queue item' : `putMulti envelope of ${multi} items`,
+      size,
+      ` (${itemBytes} bytes of items and ${size - itemBytes} of Curator's envelope)`,
+      this.#path,
+    );
+    this.#pendingPuts += 1;
+    try {
+      await this.#limiter.reserve(options);
+      const path = await this.#client.create(joinPath(this.#path, DISTRIBUTED_QUEUE_PREFIX), {
+        data: encodeEnvelope(serialized),
+        mode: 'PERSISTENT_SEQUENTIAL',
+        createParents: true,
+      });
+      this.#events.emit({ type: 'put', path, count: items.length });
+      return path;
+    } finally {
+      this.#pendingPuts -= 1;
+      if (this.#pendingPuts === 0) for (const settle of this.#putsSettled.splice(0)) settle();
+    }
+  }
+
+  #serialize(item: T): Uint8Array {
+    const bytes = this.#serializer.serialize(item);
+    if (!(bytes instanceof Uint8Array)) {
+      throw new InvalidArgumentError(
+        `serializer.serialize must return a Buffer or Uint8Array; got ${describeValue(bytes)}`,
+        { path: this.#path },
+      );
+    }
+    return bytes;
+  }
+}

@@ -1,0 +1,26 @@
+import { isNodeExists, isNoNode, type FrameworkClient } from '@zkrecipes/framework';
+
+/**
+ * Creates the queue's node (and parents) if missing and lists its children, in one round trip:
+ * both requests go out together. A listing answered before the create (the node was missing)
+ * is repeated.
+ */
+export async function ensureAndList(client: FrameworkClient, path: string): Promise<string[]> {
+  const [created, listed] = await Promise.allSettled([
+    client.create(path, { createParents: true }),
+    client.getChildren(path),
+  ]);
+  if (created.status === 'rejected' && !isNodeExists(created.reason)) throw created.reason;
+  if (listed.status === 'fulfilled') return listed.value;
+  if (!isNoNode(listed.reason)) throw listed.reason;
+  return client.getChildren(path);
+}
+
+/** Creates a node (and parents) unless it exists. */
+export async function ensureNode(client: FrameworkClient, path: string): Promise<void> {
+  try {
+    await client.create(path, { createParents: true });
+  } catch (error) {
+    if (!isNodeExists(error)) throw error;
+  }
+}

@@ -1,0 +1,25 @@
+// @zkrecipes/queues: explicit named exports only.
+export { DistributedQueue } from './distributed-queue.js';
+export type { PutOptions, QueueState } from './distributed-queue.js';
+export type { DistributedQueueOptions } from './distributed-queue-options.js';
+export { SimpleDistributedQueue } from './simple-distributed-queue.js';
+export type { SimpleDistributedQueueOptions } from './simple-distributed-queue.js';
+export type { ConsumeContext, QueueConsumer } from './queue-consumption.js';
+export type { QueueEvent, QueueListener } from './queue-events.js';
+export { ErrorMode } from './error-mode.js';
+export { bytesSerializer, jsonSerializer, stringSerializer } from './queue-serializer.js';
+export type { QueueSerializer } from './queue-serializer.js';
+export {
+  CorruptEnvelopeError,
+  decodeEnvelope,
+  encodeEnvelope,
+  ENVELOPE_VERSION,
+  envelopeSize,
+} from './item-envelope.js';
+export { QueueFullError } from './queue-full-error.js';
+export type { QueueFullReason } from './queue-full-error.js';
+export { NoSuchElementError } from './no-such-element-error.js';
+export { DEFAULT_HARD_MAX_ITEMS } from './put-limiter.js';
+export { DISTRIBUTED_QUEUE_PREFIX, SIMPLE_QUEUE_PREFIX } from './queue-node-names.js';
+export { PRESENCE_PREFIX } from './lock-safety.js';
+export type { WaitOptions } from './validate-queue-input.js';

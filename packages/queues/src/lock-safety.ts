@@ -1,0 +1,245 @@
+// Safe mode (Curator's `lockPath`): an item is locked while its consumer runs and removed only
+// afterwards. Curator's protocol, same lock nodes (`<lockPath>/<item name>`, ephemeral), made
+// atomic and session-proof with multis:
+//
+//   lock:    [check presence, create lock (EPHEMERAL), check item (version)]     one round trip
+//   finish:  [check presence, delete item, (create queue-N: requeue,) delete lock] one round trip
+//   release: [check presence, delete lock]                                       item stays put
+//
+// The presence node is an ephemeral node of this consumer, one per session. ZooKeeper deletes a
+// session's ephemerals together, so "presence exists" means "our locks exist". A multi the
+// framework re-sends on a new session after the old one expired therefore fails its first check
+// instead of deleting an item (and a lock) another consumer now holds.
+import { randomUUID } from 'node:crypto';
+import {
+  isNodeExists,
+  isNoNode,
+  isRetryable,
+  joinPath,
+  op,
+  SessionExpiredError,
+  TransactionFailedError,
+  type FrameworkClient,
+  type Logger,
+  type TransactionOp,
+} from '@zkrecipes/framework';
+import { DISTRIBUTED_QUEUE_PREFIX } from './queue-node-names.js';
+import type { Wake } from './wake.js';
+
+/** The prefix of presence nodes in the lock path (never an item name: those are `queue-N`). */
+export const PRESENCE_PREFIX = 'zkr-consumer-';
+
+/** A lock this consumer holds on one item. */
+export interface Lease {
+  /** The item's node name, e.g. `queue-0000000042`. */
+  readonly name: string;
+  readonly itemPath: string;
+  readonly lockNodePath: string;
+  /** The presence node the lock was taken under. */
+  readonly presencePath: string;
+  /** Aborts when the lock may be lost: the client's error-policy states (SUSPENDED, LOST). */
+  readonly signal: AbortSignal;
+}
+
+/** What trying to lock an item found. */
+export type LockOutcome =
+  | { readonly kind: 'locked'; readonly lease: Lease }
+  /** Another consumer holds it; the wake given to lock() fires when that lock goes. */
+  | { readonly kind: 'busy' }
+  /** The item is gone (done by someone else). */
+  | { readonly kind: 'gone' }
+  /** The item's data changed since it was read: read it again. */
+  | { readonly kind: 'changed' };
+
+/** How a lease ends. */
+export type LeaseEnd =
+  | { readonly kind: 'delete' }
+  | { readonly kind: 'requeue'; readonly data: Buffer }
+  | { readonly kind: 'release' };
+
+/** How finishing went: done, or the lock was already lost (the item is left for others). */
+export type FinishOutcome =
+  { readonly kind: 'done'; readonly requeuedAs?: string | undefined } | { readonly kind: 'lost' };
+
+const MAX_FINISH_BACKOFF_MS = 2000;
+
+export class LockSafety {
+  readonly #client: FrameworkClient;
+  readonly #queuePath: string;
+  readonly #lockPath: string;
+  readonly #logger: Logger;
+  readonly #instanceId = randomUUID();
+  readonly #closed = new AbortController();
+  #generation = 0;
+  #presence: { readonly path: string; readonly ready: Promise<void> } | undefined;
+  #scope = new AbortController();
+
+  constructor(client: FrameworkClient, queuePath: string, lockPath: string, logger: Logger) {
+    this.#client = client;
+    this.#queuePath = queuePath;
+    this.#lockPath = lockPath;
+    this.#logger = logger;
+  }
+
+  /** Tells current lease holders their locks may be lost; later leases get a fresh signal. */
+  holdMayBeLost(reason: string): void {
+    this.#scope.abort(
+      new SessionExpiredError({ detail: `the item's lock may be lost: ${reason}` }),
+    );
+    this.#scope = new AbortController();
+  }
+
+  /**
+   * Tries to lock an item whose data (at `version`) this consumer has read. When another
+   * consumer holds it, `wake` is left watching that lock; otherwise it is cancelled.
+   */
+  async lock(name: string, version: number, wake: Wake): Promise<LockOutcome> {
+    try {
+      const outcome = await this.#lock(name, version, wake);
+      if (outcome.kind !== 'busy') wake.cancel();
+      return outcome;
+    } catch (error) {
+      wake.cancel();
+      throw error;
+    }
+  }
+
+  async #lock(name: string, version: number, wake: Wake): Promise<LockOutcome> {
+    const itemPath = joinPath(this.#queuePath, name);
+    const lockNodePath = joinPath(this.#lockPath, name);
+    for (let attempt = 0; ; attempt += 1) {
+      const presencePath = await this.#currentPresence();
+      const signal = this.#scope.signal;
+      const lease: Lease = { name, itemPath, lockNodePath, presencePath, signal };
+      // The lock's data names its holder, so a lock this consumer made can be told apart from
+      // one another consumer on the same session made (Curator puts the host address there).
+      const holder = Buffer.from(presencePath.slice(presencePath.lastIndexOf('/') + 1));
+      try {
+        await this.#client.transaction([
+          op.check(presencePath),
+          op.create(lockNodePath, { mode: 'EPHEMERAL', data: holder }),
+          op.check(itemPath, { version }),
+        ]);
+        return { kind: 'locked', lease };
+      } catch (error) {
+        if (!(error instanceof TransactionFailedError)) throw error;
+        if (error.failedOpIndex === 0) {
+          // Our presence went with a session: make a new one and try again.
+          this.#forgetPresence(presencePath);
+          if (attempt < 3) continue;
+          throw error;
+        }
+        if (error.failedOpIndex === 2) {
+          return isNoNode(error) ? { kind: 'gone' } : { kind: 'changed' };
+        }
+        if (!isNodeExists(error)) throw error;
+        // The lock exists. It may be ours: an earlier attempt of this multi whose reply was lost.
+        // The same read sets the watch that brings the item back when another holder lets go.
+        const mine = await this.#holds(lockNodePath, holder, wake);
+        if (mine === undefined) {
+          if (attempt < 3) continue; // released meanwhile: try again
+          return { kind: 'gone' };
+        }
+        return mine ? { kind: 'locked', lease } : { kind: 'busy' };
+      }
+    }
+  }
+
+  /** Whether we hold the lock node (watching it); undefined when it is gone. */
+  async #holds(lockNodePath: string, holder: Buffer, wake: Wake): Promise<boolean | undefined> {
+    try {
+      const { data, stat } = await this.#client.getData(lockNodePath, {
+        watch: wake.watch,
+        signal: wake.signal,
+      });
+      return stat.ephemeralOwner === this.#client.sessionId && data.equals(holder);
+    } catch (error) {
+      if (isNoNode(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * Ends a lease: deletes (or requeues, or just unlocks) the item in one multi guarded by the
+   * presence check. Connection trouble is retried until it goes through, the lease turns out
+   * lost, or this safety closes.
+   */
+  async finish(lease: Lease, end: LeaseEnd): Promise<FinishOutcome> {
+    const ops: TransactionOp[] = [op.check(lease.presencePath)];
+    if (end.kind !== 'release') ops.push(op.delete(lease.itemPath));
+    if (end.kind === 'requeue') {
+      ops.push(
+        op.create(joinPath(this.#queuePath, DISTRIBUTED_QUEUE_PREFIX), {
+          data: end.data,
+          mode: 'PERSISTENT_SEQUENTIAL',
+        }),
+      );
+    }
+    ops.push(op.delete(lease.lockNodePath));
+    for (let failures = 0; ; failures += 1) {
+      try {
+        const results = await this.#client.transaction(ops);
+        const created = results.find((result) => result.type === 'create');
+        return { kind: 'done', requeuedAs: created?.path };
+      } catch (error) {
+        if (error instanceof TransactionFailedError) {
+          if (error.failedOpIndex === 0) return { kind: 'lost' };
+          if (error.failedOpIndex === 1 && isNoNode(error)) {
+            // The item is gone although our presence (hence our lock) is there: an earlier
+            // attempt of this very multi whose reply was lost, or a consumer that ignores
+            // locks. Either way it is done; make sure our lock goes too.
+            if (end.kind !== 'release') await this.finish(lease, { kind: 'release' });
+            return { kind: 'done' };
+          }
+          throw error;
+        }
+        if (!isRetryable(error) || this.#closed.signal.aborted) throw error;
+        const delayMs = Math.min(MAX_FINISH_BACKOFF_MS, 50 * 2 ** failures);
+        this.#logger.debug('retrying the end of a lease', { path: lease.itemPath, delayMs, error });
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
+    }
+  }
+
+  /** Stops retries and removes the presence node (call once no lease is left). */
+  async close(): Promise<void> {
+    this.#closed.abort();
+    this.#scope.abort(new SessionExpiredError({ detail: 'the queue is closed' }));
+    const presence = this.#presence;
+    this.#presence = undefined;
+    if (presence === undefined) return;
+    try {
+      await presence.ready;
+      await this.#client.delete(presence.path, { quietly: true });
+    } catch (error) {
+      // Ephemeral: it goes with the session anyway.
+      this.#logger.debug('could not delete the presence node', { path: presence.path, error });
+    }
+  }
+
+  #currentPresence(): Promise<string> {
+    if (this.#presence === undefined) {
+      this.#generation += 1;
+      const path = joinPath(
+        this.#lockPath,
+        `${PRESENCE_PREFIX}${this.#instanceId}-${this.#generation}`,
+      );
+      const ready = this.#client.create(path, { mode: 'EPHEMERAL', createParents: true }).then(
+        () => undefined,
+        (error: unknown) => {
+          // A retried create whose first attempt went through: the node is ours.
+          if (isNodeExists(error)) return;
+          this.#forgetPresence(path);
+          throw error;
+        },
+      );
+      this.#presence = { path, ready };
+    }
+    const { path, ready } = this.#presence;
+    return ready.then(() => path);
+  }
+
+  #forgetPresence(path: string): void {
+    if (this.#presence?.path === path) this.#presence = undefined;
+  }
+}

@@ -1,0 +1,103 @@
+// Bounds on how many nodes a queue may hold, checked before a put writes anything.
+//
+// - `maxItems` (Curator's): a full queue makes put wait for room, or fail after its timeout.
+// - `hardMaxItems`: a ceiling that protects the ensemble. Past ~50,000 children a listing of the
+//   queue is over ZooKeeper's 1 MB packet limit (Java clients cannot read it at all), every
+//   consumer listing gets slow, and all of it sits in every server's memory. Puts fail at once.
+//
+// Counting is cheap: the count from the last listing plus our own puts since, so the queue is
+// listed only when that estimate reaches a bound. Other producers' puts are not seen until then,
+// so like Curator's the bound is approximate; consumers' deletes only make it stricter.
+import type { FrameworkClient } from '@zkrecipes/framework';
+import { QueueFullError } from './queue-full-error.js';
+import { TIMED_OUT, Wake, waitForWake } from './wake.js';
+
+/** The default ceiling on a queue's nodes (see put-limiter.ts). */
+export const DEFAULT_HARD_MAX_ITEMS = 50_000;
+
+/** Options of {@link PutLimiter.reserve}. */
+export interface ReserveOptions {
+  /** How long a put may wait for room under maxItems; undefined waits as long as it takes. */
+  readonly timeoutMs?: number | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export class PutLimiter {
+  readonly #client: FrameworkClient;
+  readonly #path: string;
+  readonly #maxItems: number | undefined;
+  readonly #hardMaxItems: number;
+  #estimate: number | undefined;
+
+  constructor(
+    client: FrameworkClient,
+    path: string,
+    maxItems: number | undefined,
+    hardMaxItems: number,
+  ) {
+    this.#client = client;
+    this.#path = path;
+    this.#maxItems = maxItems;
+    this.#hardMaxItems = hardMaxItems;
+  }
+
+  /** Seeds the estimate with a count the caller just listed. */
+  seed(count: number): void {
+    this.#estimate = count;
+  }
+
+  /** Resolves when one more node fits; rejects with QueueFullError when it does not. */
+  async reserve(options: ReserveOptions = {}): Promise<void> {
+    const bound = Math.min(this.#maxItems ?? Infinity, this.#hardMaxItems);
+    const waits = this.#maxItems !== undefined && this.#maxItems <= this.#hardMaxItems;
+    const started = performance.now();
+    const deadline = options.timeoutMs === undefined ? undefined : started + options.timeoutMs;
+    for (;;) {
+      if (this.#estimate !== undefined && this.#estimate < bound) {
+        this.#estimate += 1;
+        return;
+      }
+      const wake = waits ? new Wake() : undefined;
+      try {
+        const children = await this.#client.getChildren(
+          this.#path,
+          wake === undefined ? {} : { watch: wake.watch, signal: wake.signal },
+        );
+        this.#estimate = children.length;
+        if (children.length < bound) continue;
+        if (wake === undefined) {
+          throw new QueueFullError(
+            this.#path,
+            'hardMaxItems',
+            this.#hardMaxItems,
+            children.length,
+            'ZooKeeper is not a bulk store: a listing of more children passes its 1 MB packet ' +
+              'limit and slows every server; consume faster, bound producers with maxItems, or ' +
+              'use a message broker',
+          );
+        }
+        options.signal?.throwIfAborted();
+        const woken =
+          deadline !== undefined && deadline <= performance.now()
+            ? TIMED_OUT
+            : await waitForWake(wake.event, {
+                deadline,
+                signal: options.signal,
+                client: this.#client,
+                path: this.#path,
+              });
+        if (woken === TIMED_OUT) {
+          throw new QueueFullError(
+            this.#path,
+            'maxItems',
+            bound,
+            children.length,
+            `no room within ${options.timeoutMs ?? 0} ms`,
+          );
+        }
+      } finally {
+        wake?.cancel();
+      }
+    }
+  }
+}

@@ -1,0 +1,287 @@
+// The consuming side of a DistributedQueue: callback workers and async iterators on one taker,
+// what happens to an item after its consumer ran (Curator's processNormally and
+// processWithLockSafety), and stopping at close().
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isClosed, type Logger } from '@zkrecipes/framework';
+import { ErrorMode } from './error-mode.js';
+import { decodeEnvelope } from './item-envelope.js';
+import type { LeaseEnd, LockSafety } from './lock-safety.js';
+import type { QueueEvents } from './queue-events.js';
+import type { QueueSerializer } from './queue-serializer.js';
+import type { QueueTaker, TakenItem } from './queue-taker.js';
+import { TIMED_OUT } from './wake.js';
+
+/** What a consumer is told besides the item. */
+export interface ConsumeContext {
+  /**
+   * Safe mode: aborts when the item's lock may be lost (the client's error-policy states:
+   * SUSPENDED and LOST by default), so a long job can stop early; finishing an item whose lock
+   * was lost is refused anyway. Plain mode: aborts when the queue closes.
+   */
+  readonly signal: AbortSignal;
+  /** The item's node path. */
+  readonly node: string;
+}
+
+/**
+ * Curator's `QueueConsumer.consumeMessage`: resolving means the item is done; throwing (or
+ * rejecting) is a failure, handled by the queue's error mode in safe mode.
+ */
+export type QueueConsumer<T> = (item: T, context: ConsumeContext) => unknown;
+
+export interface QueueConsumptionOptions<T> {
+  readonly taker: QueueTaker;
+  readonly safety: LockSafety | undefined;
+  readonly serializer: QueueSerializer<T>;
+  readonly errorMode: ErrorMode;
+  readonly events: QueueEvents;
+  readonly logger: Logger;
+}
+
+interface InFlight {
+  readonly taken: TakenItem;
+  /** close() gave up waiting and handed the item back: its late outcome is ignored. */
+  abandoned: boolean;
+  /** Its lease is being ended: close() leaves it alone. */
+  ending: boolean;
+  /** Settles when the item is off our hands. */
+  readonly done: Promise<void>;
+  readonly settle: () => void;
+}
+
+/** How ending a lease went. */
+type EndOutcome =
+  | { readonly status: 'done'; readonly requeuedAs?: string | undefined }
+  | { readonly status: 'lost' | 'skipped' | 'failed' };
+
+const MAX_BACKOFF_MS = 5000;
+
+export class QueueConsumption<T> {
+  readonly #options: QueueConsumptionOptions<T>;
+  readonly #stopped = new AbortController();
+  readonly #inFlight = new Set<InFlight>();
+  /** Takes under way: stop() waits for them, since they may still come back with an item. */
+  readonly #taking = new Set<Promise<void>>();
+
+  constructor(options: QueueConsumptionOptions<T>) {
+    this.#options = options;
+  }
+
+  /** Runs `concurrency` workers that feed `consumer` until stop(). They never reject. */
+  startWorkers(consumer: QueueConsumer<T>, concurrency: number): void {
+    for (let i = 0; i < concurrency; i += 1) void this.#work(consumer);
+  }
+
+  /**
+   * An iterator over items. An item counts as done when the next one is asked for; leaving the
+   * loop while holding one (break, return, throw) hands it back unprocessed in safe mode.
+   */
+  async *iterate(signal: AbortSignal | undefined): AsyncGenerator<T, void, undefined> {
+    const stop =
+      signal === undefined ? this.#stopped.signal : AbortSignal.any([signal, this.#stopped.signal]);
+    for (;;) {
+      const entry = await this.#next(stop);
+      if (entry === null) return;
+      const { taken } = entry;
+      let handled = false;
+      try {
+        const items = await this.#decode(taken, entry);
+        if (items !== undefined) {
+          for (const item of items) yield item;
+          await this.#succeed(taken, entry, items.length);
+        }
+        handled = true;
+      } finally {
+        if (!handled) await this.#end(taken, entry, { kind: 'release' });
+        this.#leave(entry);
+      }
+    }
+  }
+
+  /**
+   * Stops taking; waits up to `timeoutMs` for takes and items in flight, then hands back (safe
+   * mode) the items still held so other consumers get them.
+   */
+  async stop(timeoutMs: number): Promise<void> {
+    this.#stopped.abort();
+    const settled = Promise.all(this.#taking).then(() =>
+      Promise.all([...this.#inFlight].map((entry) => entry.done)),
+    );
+    const timer = new AbortController();
+    const timeout = sleep(timeoutMs, TIMED_OUT, { signal: timer.signal }).catch(() => undefined);
+    await Promise.race([settled, timeout]);
+    timer.abort();
+    for (const entry of this.#inFlight) {
+      if (entry.abandoned || entry.ending) continue;
+      entry.abandoned = true;
+      await this.#end(entry.taken, entry, { kind: 'release' }, true);
+    }
+  }
+
+  async #work(consumer: QueueConsumer<T>): Promise<void> {
+    for (;;) {
+      const entry = await this.#next(this.#stopped.signal);
+      if (entry === null) return;
+      try {
+        await this.#consume(entry.taken, entry, consumer);
+      } finally {
+        this.#leave(entry);
+      }
+    }
+  }
+
+  /**
+   * Takes the next item and registers it as in flight; null once `signal` aborts (or the client
+   * closed). A safe-mode item that arrives after the abort is handed straight back; a
+   * plain-mode one is already off the queue, so it is still delivered.
+   */
+  async #next(signal: AbortSignal): Promise<InFlight | null> {
+    let finished = (): void => undefined;
+    const taking = new Promise<void>((resolve) => (finished = resolve));
+    this.#taking.add(taking);
+    try {
+      for (;;) {
+        const taken = await this.#take(signal);
+        if (taken === null) return null;
+        if (taken === undefined) continue;
+        let settle = (): void => undefined;
+        const done = new Promise<void>((resolve) => (settle = resolve));
+        const entry: InFlight = { taken, abandoned: false, ending: false, done, settle };
+        this.#inFlight.add(entry);
+        if (!signal.aborted || taken.lease === undefined) return entry;
+        await this.#end(taken, entry, { kind: 'release' });
+        this.#leave(entry);
+        return null;
+      }
+    } finally {
+      this.#taking.delete(taking);
+      finished();
+    }
+  }
+
+  #leave(entry: InFlight): void {
+    this.#inFlight.delete(entry);
+    entry.settle();
+  }
+
+  /** The next item; undefined to try again, null once stopped (or the client closed). */
+  async #take(signal: AbortSignal): Promise<TakenItem | undefined | null> {
+    for (let failures = 0; ; failures += 1) {
+      try {
+        return await this.#options.taker.take({ wait: true, signal });
+      } catch (error) {
+        if (signal.aborted || isClosed(error)) return null;
+        const delayMs = Math.min(MAX_BACKOFF_MS, 100 * 2 ** failures);
+        this.#options.logger.warn('taking from the queue failed; retrying', { delayMs, error });
+        this.#options.events.emit({ type: 'takeError', error });
+        try {
+          await sleep(delayMs, undefined, { signal });
+        } catch {
+          return null;
+        }
+      }
+    }
+  }
+
+  async #consume(taken: TakenItem, entry: InFlight, consumer: QueueConsumer<T>): Promise<void> {
+    const items = await this.#decode(taken, entry);
+    if (items === undefined) return;
+    const { errorMode, events, logger } = this.#options;
+    const context: ConsumeContext = {
+      signal: taken.lease?.signal ?? this.#stopped.signal,
+      node: taken.path,
+    };
+    for (const item of items) {
+      try {
+        await consumer(item, context);
+      } catch (error) {
+        logger.warn('queue consumer threw', { path: taken.path, error });
+        if (taken.lease === undefined) {
+          events.emit({ type: 'consumerError', path: taken.path, error, action: 'none' });
+          continue;
+        }
+        if (errorMode === ErrorMode.DELETE) {
+          events.emit({ type: 'consumerError', path: taken.path, error, action: 'delete' });
+          continue;
+        }
+        // Curator's REQUEUE: the whole node goes back to the end of the queue.
+        const outcome = await this.#end(taken, entry, { kind: 'requeue', data: taken.data });
+        if (outcome.status === 'done') {
+          const { requeuedAs } = outcome;
+          events.emit({
+            type: 'consumerError',
+            path: taken.path,
+            error,
+            action: 'requeue',
+            requeuedAs,
+          });
+        }
+        return;
+      }
+    }
+    await this.#succeed(taken, entry, items.length);
+  }
+
+  async #succeed(taken: TakenItem, entry: InFlight, count: number): Promise<void> {
+    if (taken.lease !== undefined) {
+      if ((await this.#end(taken, entry, { kind: 'delete' })).status !== 'done') return;
+    }
+    this.#options.events.emit({ type: 'consumed', path: taken.path, count });
+  }
+
+  /** The items of a node; a node that cannot be read is reported and deleted (as Curator does). */
+  async #decode(taken: TakenItem, entry: InFlight): Promise<T[] | undefined> {
+    try {
+      return decodeEnvelope(taken.data).map((bytes) => this.#options.serializer.deserialize(bytes));
+    } catch (error) {
+      this.#options.logger.error('corrupted queue item, deleted', { path: taken.path, error });
+      this.#options.events.emit({ type: 'corrupt', path: taken.path, error });
+      if (taken.lease !== undefined) await this.#end(taken, entry, { kind: 'delete' });
+      return undefined;
+    }
+  }
+
+  /**
+   * Ends a lease (safe mode; a no-op in plain mode, where the item is already gone). Skipped
+   * when close() already handed the item back (unless close() itself is doing it). Never
+   * throws: failures are logged.
+   */
+  async #end(
+    taken: TakenItem,
+    entry: InFlight,
+    end: LeaseEnd,
+    byClose = false,
+  ): Promise<EndOutcome> {
+    const { safety, taker, events, logger } = this.#options;
+    if (taken.lease === undefined || safety === undefined) return { status: 'done' };
+    if (entry.abandoned && !byClose) return { status: 'skipped' };
+    entry.ending = true;
+    try {
+      const outcome = await safety.finish(taken.lease, end);
+      if (outcome.kind === 'lost') {
+        taker.finished(taken.name);
+        logger.warn('lost the lock on a queue item before finishing it; it stays queued', {
+          path: taken.path,
+        });
+        events.emit({ type: 'lockLost', path: taken.path });
+        return { status: 'lost' };
+      }
+      if (end.kind === 'release') {
+        taker.restore(taken.name);
+        events.emit({ type: 'released', path: taken.path });
+      } else {
+        taker.finished(taken.name);
+      }
+      return { status: 'done', requeuedAs: outcome.requeuedAs };
+    } catch (error) {
+      taker.finished(taken.name);
+      logger.error('could not finish a queue item; its lock goes with the session', {
+        path: taken.path,
+        error,
+      });
+      return { status: 'failed' };
+    } finally {
+      entry.ending = false;
+    }
+  }
+}

@@ -1,0 +1,368 @@
+// Taking items off a queue without re-listing it per item. Curator lists (and sorts) the whole
+// queue for every take, which is quadratic in the backlog. Here one listing is kept, sorted, and
+// walked from the front; the queue is listed again only when that list runs dry, or when an
+// attempt misses (someone else took the item) after the children watch reported a change. New
+// items always sort after the listed ones (sequence numbers only grow), so walking an old list
+// first keeps FIFO order.
+//
+// The data of the next few items is read ahead, in the background and bounded. Taking an item
+// is then one round trip: a versioned delete (plain mode), or the lock multi (safe mode). The
+// read and the claim need no ordering between them: the version in the claim proves the data
+// read is the data claimed.
+import pLimit, { type LimitFunction } from 'p-limit';
+import {
+  ClosedError,
+  isBadVersion,
+  isNoNode,
+  joinPath,
+  type FrameworkClient,
+  type Logger,
+  type WatchedEvent,
+} from '@zkrecipes/framework';
+import type { Lease, LockSafety } from './lock-safety.js';
+import { sortItems } from './queue-node-names.js';
+import { TIMED_OUT, Wake, waitForWake } from './wake.js';
+
+/** An item taken off the queue. */
+export interface TakenItem {
+  /** The item's node name, e.g. `queue-0000000042`. */
+  readonly name: string;
+  /** The item's node path. */
+  readonly path: string;
+  /** The node's data. */
+  readonly data: Buffer;
+  /** Safe mode: the lock held on the item; the item is still in the queue until it ends. */
+  readonly lease: Lease | undefined;
+}
+
+/** Options of {@link QueueTaker}. */
+export interface QueueTakerOptions {
+  readonly client: FrameworkClient;
+  readonly queuePath: string;
+  /** Item names start with this (`queue-` or `qn-`); other children are foreign. */
+  readonly prefix: string;
+  /** Safe mode; undefined takes items by deleting them. */
+  readonly safety: LockSafety | undefined;
+  /** How many items' data to read ahead, at least 1. */
+  readonly prefetch: number;
+  readonly logger: Logger;
+}
+
+/** Options of {@link QueueTaker.take}. */
+export interface TakeOptions {
+  /** Wait for an item when the queue is empty (else resolve undefined). */
+  readonly wait: boolean;
+  /** `performance.now()` value to give up waiting at (then resolve undefined). */
+  readonly deadline?: number | undefined;
+  /** Aborting rejects with its reason. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+type ItemRead = { readonly data: Buffer; readonly version: number } | undefined;
+type Settled =
+  { readonly ok: true; readonly item: ItemRead } | { readonly ok: false; error: unknown };
+
+export class QueueTaker {
+  readonly #options: QueueTakerOptions;
+  readonly #reads: LimitFunction;
+  /** Items in taking order, from the last listing; `#cursor` is the next one to try. */
+  #candidates: string[] = [];
+  #cursor = 0;
+  /** Items this taker holds (being claimed, or leased in safe mode). */
+  readonly #claimed = new Set<string>();
+  /** Safe mode: items locked by other consumers, with the watch on their lock. */
+  readonly #busy = new Map<string, Wake>();
+  /** Data read ahead, by item name. */
+  readonly #data = new Map<string, Promise<Settled>>();
+  readonly #waiters = new Set<() => void>();
+  readonly #warnedForeign = new Set<string>();
+  readonly #closed = new AbortController();
+  #listing: Promise<void> | undefined;
+  /** The children watch fired (or was never set) since the last listing. */
+  #changed = true;
+  #watchArmed = false;
+  #lastCount = 0;
+
+  constructor(options: QueueTakerOptions) {
+    this.#options = options;
+    this.#reads = pLimit(options.prefetch);
+  }
+
+  /** How many children the queue had at the last listing (Curator's getLastMessageCount). */
+  get lastCount(): number {
+    return this.#lastCount;
+  }
+
+  /**
+   * Takes the next item: in plain mode it is deleted and ours; in safe mode it is locked and
+   * the caller must end the lease. Resolves undefined when `wait` is false and the queue is
+   * empty, or when the deadline passes.
+   */
+  async take(options: TakeOptions): Promise<TakenItem | undefined> {
+    for (;;) {
+      this.#throwIfClosed();
+      options.signal?.throwIfAborted();
+      const name = this.#nextCandidate();
+      if (name === undefined) {
+        await this.#relist();
+        if (this.#hasCandidate()) continue;
+        if (!options.wait || !(await this.#waitForChange(options))) return undefined;
+        continue;
+      }
+      const taken = await this.#attempt(name);
+      if (taken !== undefined) return taken;
+    }
+  }
+
+  /** The data of the first item without taking it; undefined when the queue is empty. */
+  async peek(): Promise<{ readonly name: string; readonly data: Buffer } | undefined> {
+    for (let listed = false; ;) {
+      const name = this.#firstAvailable();
+      if (name === undefined) {
+        if (listed) return undefined;
+        await this.#relist();
+        listed = true;
+        continue;
+      }
+      const item = await this.#dataOf(name);
+      if (item !== undefined) return { name, data: item.data };
+      this.#dropCandidate(name);
+    }
+  }
+
+  /** Puts back an item whose lease was released unprocessed, so it is taken again. */
+  restore(name: string): void {
+    this.#claimed.delete(name);
+    if (this.#closed.signal.aborted) return;
+    this.#candidates.splice(this.#cursor, 0, name);
+    this.#wakeAll();
+  }
+
+  /** Forgets an item this taker finished with (deleted, requeued or lost). */
+  finished(name: string): void {
+    this.#claimed.delete(name);
+    this.#data.delete(name);
+  }
+
+  /** Stops: pending takes reject with ClosedError, watches are silenced. */
+  close(): void {
+    this.#closed.abort();
+    for (const wake of this.#busy.values()) wake.cancel();
+    this.#busy.clear();
+    this.#data.clear();
+    this.#wakeAll();
+  }
+
+  #throwIfClosed(): void {
+    if (this.#closed.signal.aborted) {
+      throw new ClosedError({ path: this.#options.queuePath, detail: 'the queue is closed' });
+    }
+  }
+
+  #hasCandidate(): boolean {
+    return this.#firstAvailable() !== undefined;
+  }
+
+  #firstAvailable(): string | undefined {
+    for (let i = this.#cursor; i < this.#candidates.length; i += 1) {
+      const name = this.#candidates[i]!;
+      if (!this.#claimed.has(name) && !this.#busy.has(name)) return name;
+    }
+    return undefined;
+  }
+
+  #nextCandidate(): string | undefined {
+    while (this.#cursor < this.#candidates.length) {
+      const name = this.#candidates[this.#cursor]!;
+      this.#cursor += 1;
+      if (this.#claimed.has(name) || this.#busy.has(name)) continue;
+      this.#readAhead();
+      return name;
+    }
+    return undefined;
+  }
+
+  async #attempt(name: string): Promise<TakenItem | undefined> {
+    const { client, queuePath, safety } = this.#options;
+    const path = joinPath(queuePath, name);
+    this.#claimed.add(name);
+    let held = false;
+    try {
+      for (let reads = 0; reads < 3; reads += 1) {
+        const item = await this.#dataOf(name);
+        if (item === undefined) break;
+        if (safety !== undefined) {
+          const wake = new Wake();
+          const outcome = await safety.lock(name, item.version, wake);
+          if (outcome.kind === 'locked') {
+            held = true;
+            return { name, path, data: item.data, lease: outcome.lease };
+          }
+          if (outcome.kind === 'busy') {
+            this.#watchBusy(name, wake);
+            return undefined;
+          }
+          if (outcome.kind === 'gone') break;
+        } else {
+          try {
+            await client.delete(path, { version: item.version });
+            this.#data.delete(name);
+            return { name, path, data: item.data, lease: undefined };
+          } catch (error) {
+            if (isNoNode(error)) break;
+            if (!isBadVersion(error)) throw error;
+          }
+        }
+        // The data changed after we read it (someone wrote to the item): read it again.
+        this.#data.delete(name);
+      }
+      this.#gone(name);
+      return undefined;
+    } finally {
+      if (!held) this.#claimed.delete(name);
+    }
+  }
+
+  /** Someone else took the item. If the queue changed since our listing, list it again. */
+  #gone(name: string): void {
+    this.#data.delete(name);
+    if (this.#changed) {
+      this.#candidates = [];
+      this.#cursor = 0;
+    }
+  }
+
+  #dropCandidate(name: string): void {
+    this.#data.delete(name);
+    const index = this.#candidates.indexOf(name, this.#cursor);
+    if (index >= 0) this.#candidates.splice(index, 1);
+  }
+
+  /** Safe mode: another consumer holds the item; `wake` watches its lock, to try it again. */
+  #watchBusy(name: string, wake: Wake): void {
+    const previous = this.#busy.get(name);
+    previous?.cancel();
+    this.#busy.set(name, wake);
+    void wake.event.then(() => {
+      if (this.#busy.get(name) !== wake) return;
+      this.#busy.delete(name);
+      this.restore(name);
+    });
+  }
+
+  async #relist(): Promise<void> {
+    this.#listing ??= this.#list().finally(() => (this.#listing = undefined));
+    return this.#listing;
+  }
+
+  async #list(): Promise<void> {
+    const { client, queuePath } = this.#options;
+    for (;;) {
+      this.#throwIfClosed();
+      const watch = this.#watchArmed ? undefined : this.#childrenWatcher();
+      this.#changed = false;
+      try {
+        const children = await client.getChildren(
+          queuePath,
+          watch === undefined ? {} : { watch, signal: this.#closed.signal },
+        );
+        if (watch !== undefined) this.#watchArmed = true;
+        this.#absorb(children);
+        return;
+      } catch (error) {
+        if (!isNoNode(error)) throw error;
+      }
+      // The queue node itself is gone (removed by hand): nothing to take until it is back.
+      const stat = await client.exists(queuePath, {
+        watch: this.#childrenWatcher(),
+        signal: this.#closed.signal,
+      });
+      if (stat === null) {
+        this.#absorb([]);
+        return;
+      }
+    }
+  }
+
+  #childrenWatcher(): (event: WatchedEvent) => void {
+    return () => {
+      this.#watchArmed = false;
+      this.#changed = true;
+      this.#wakeAll();
+    };
+  }
+
+  #absorb(children: readonly string[]): void {
+    const { prefix, queuePath, logger } = this.#options;
+    const { items, foreign } = sortItems(children, prefix);
+    for (const name of foreign) {
+      if (this.#warnedForeign.has(name)) continue;
+      this.#warnedForeign.add(name);
+      logger.warn('foreign node in queue path, ignored', { path: joinPath(queuePath, name) });
+    }
+    this.#lastCount = children.length;
+    this.#candidates = items.filter((name) => !this.#claimed.has(name) && !this.#busy.has(name));
+    this.#cursor = 0;
+    const present = new Set(items);
+    for (const name of this.#data.keys()) if (!present.has(name)) this.#data.delete(name);
+    this.#wakeAll();
+  }
+
+  async #waitForChange(options: TakeOptions): Promise<boolean> {
+    // close() wakes the waiters it sees; one that registers after it must not wait at all.
+    this.#throwIfClosed();
+    if (this.#changed) return true;
+    let wake: () => void = () => undefined;
+    const changed = new Promise<void>((resolve) => (wake = resolve));
+    this.#waiters.add(wake);
+    try {
+      const woken = await waitForWake(changed, {
+        deadline: options.deadline,
+        signal: options.signal,
+        client: this.#options.client,
+        path: this.#options.queuePath,
+      });
+      return woken !== TIMED_OUT;
+    } finally {
+      this.#waiters.delete(wake);
+    }
+  }
+
+  #wakeAll(): void {
+    for (const wake of this.#waiters) wake();
+    this.#waiters.clear();
+  }
+
+  /** Starts reading the data of the next `prefetch` candidates. */
+  #readAhead(): void {
+    const end = Math.min(this.#candidates.length, this.#cursor + this.#options.prefetch);
+    for (let i = Math.max(0, this.#cursor - 1); i < end; i += 1) {
+      const name = this.#candidates[i]!;
+      // Never rejects (errors are settled values), so nothing is left unhandled.
+      if (!this.#data.has(name) && !this.#busy.has(name)) void this.#startRead(name);
+    }
+  }
+
+  #startRead(name: string): Promise<Settled> {
+    const { client, queuePath } = this.#options;
+    const read = this.#reads(async (): Promise<Settled> => {
+      try {
+        const { data, stat } = await client.getData(joinPath(queuePath, name));
+        return { ok: true, item: { data, version: stat.version } };
+      } catch (error) {
+        return isNoNode(error) ? { ok: true, item: undefined } : { ok: false, error };
+      }
+    });
+    this.#data.set(name, read);
+    return read;
+  }
+
+  async #dataOf(name: string): Promise<ItemRead> {
+    const settled = await (this.#data.get(name) ?? this.#startRead(name));
+    if (!settled.ok) {
+      this.#data.delete(name);
+      throw settled.error;
+    }
+    return settled.item;
+  }
+}

@@ -1,0 +1,186 @@
+import {
+  ClosedError,
+  InvalidArgumentError,
+  joinPath,
+  validatePath,
+  type FrameworkClient,
+} from '@zkrecipes/framework';
+import { ensureAndList } from './ensure-queue-path.js';
+import { NoSuchElementError } from './no-such-element-error.js';
+import { assertQueuePathOwned } from './path-ownership.js';
+import { DEFAULT_HARD_MAX_ITEMS, PutLimiter } from './put-limiter.js';
+import { SIMPLE_QUEUE_PREFIX } from './queue-node-names.js';
+import { QueueTaker } from './queue-taker.js';
+import {
+  describeValue,
+  validateNodeSize,
+  validateWaitOptions,
+  validateWholeNumber,
+  type WaitOptions,
+} from './validate-queue-input.js';
+
+/** Options of {@link SimpleDistributedQueue}. */
+export interface SimpleDistributedQueueOptions {
+  /** How many items' data is read ahead of take(). Default: 8. */
+  readonly prefetch?: number | undefined;
+  /**
+   * offer() on a queue of this many nodes fails at once with QueueFullError (see
+   * DistributedQueue's option of the same name). Default: 50,000.
+   */
+  readonly hardMaxItems?: number | undefined;
+}
+
+/**
+ * A FIFO queue of raw byte items (Curator's `SimpleDistributedQueue`, itself ZooKeeper's own
+ * queue recipe): each item is a persistent sequential `qn-` node holding the bytes as they are,
+ * so it shares queues with Curator and with ZooKeeper's recipe.
+ *
+ * ```ts
+ * const queue = new SimpleDistributedQueue(client, '/app/tasks');
+ * await queue.offer(Buffer.from('job-1'));
+ * const next = await queue.take();                     // waits for an item
+ * const maybe = await queue.poll({ timeoutMs: 1000 }); // null after 1 s
+ * ```
+ *
+ * Unlike Curator's, which lists and sorts the whole queue for every take, it keeps one sorted
+ * listing and refreshes it on the children watch when it runs dry, and reads item data ahead:
+ * a take is one round trip. It needs no start(); close() releases its watch and pending takes.
+ * A taken item is removed before it is returned: if the taker dies right after, the item is
+ * lost. Use DistributedQueue with a lockPath when that matters.
+ */
+export class SimpleDistributedQueue {
+  readonly #client: FrameworkClient;
+  readonly #path: string;
+  readonly #taker: QueueTaker;
+  readonly #limiter: PutLimiter;
+  #ready: Promise<void> | undefined;
+  #closed = false;
+
+  constructor(client: FrameworkClient, path: string, options: SimpleDistributedQueueOptions = {}) {
+    validatePath(path, { allowRoot: false });
+    const { prefetch = 8, hardMaxItems = DEFAULT_HARD_MAX_ITEMS } = options;
+    validateWholeNumber('prefetch', prefetch, 1, 1000);
+    validateWholeNumber('hardMaxItems', hardMaxItems, 1, Number.MAX_SAFE_INTEGER);
+    this.#client = client;
+    this.#path = path;
+    const logger = client.logger.child({ component: 'SimpleDistributedQueue', path });
+    this.#taker = new QueueTaker({
+      client,
+      queuePath: path,
+      prefix: SIMPLE_QUEUE_PREFIX,
+      safety: undefined,
+      prefetch,
+      logger,
+    });
+    this.#limiter = new PutLimiter(client, path, undefined, hardMaxItems);
+  }
+
+  /** The queue's path. */
+  get path(): string {
+    return this.#path;
+  }
+
+  /**
+   * Adds an item (Curator's `offer`); resolves `true` once it is written. Data over the node
+   * limit, or not bytes, rejects before anything is sent.
+   */
+  async offer(data: Uint8Array): Promise<true> {
+    if (!(data instanceof Uint8Array)) {
+      throw new InvalidArgumentError(
+        `offer() takes a Buffer or Uint8Array; got ${describeValue(data)} (a ` +
+          'SimpleDistributedQueue stores raw bytes: encode it first, e.g. Buffer.from(text))',
+        { path: this.#path },
+      );
+    }
+    validateNodeSize('queue item', data.byteLength, '', this.#path);
+    await this.#ensureReady();
+    await this.#limiter.reserve();
+    await this.#client.create(joinPath(this.#path, SIMPLE_QUEUE_PREFIX), {
+      data,
+      mode: 'PERSISTENT_SEQUENTIAL',
+      createParents: true,
+    });
+    return true;
+  }
+
+  /** Removes and returns the head, waiting for one (Curator's `take`). */
+  take(options?: { readonly signal?: AbortSignal | undefined }): Promise<Buffer>;
+  /** Removes and returns the head, waiting at most `timeoutMs`; null if none came. */
+  take(options: WaitOptions & { readonly timeoutMs: number }): Promise<Buffer | null>;
+  async take(options: WaitOptions = {}): Promise<Buffer | null> {
+    validateWaitOptions(options);
+    return this.#take(true, options);
+  }
+
+  /**
+   * Removes and returns the head, or null when the queue is empty (Curator's `poll()`). With
+   * `timeoutMs`, waits up to that long for an item first (Curator's `poll(timeout, unit)`).
+   */
+  async poll(options: WaitOptions = {}): Promise<Buffer | null> {
+    validateWaitOptions(options);
+    return this.#take(options.timeoutMs !== undefined, options);
+  }
+
+  /** The head's data without removing it, or null when the queue is empty. */
+  async peek(): Promise<Buffer | null> {
+    this.#assertOpen();
+    await this.#ensureReady();
+    return (await this.#taker.peek())?.data ?? null;
+  }
+
+  /** The head's data without removing it; rejects with NoSuchElementError when empty. */
+  async element(): Promise<Buffer> {
+    const data = await this.peek();
+    if (data === null) throw new NoSuchElementError(this.#path);
+    return data;
+  }
+
+  /** Removes and returns the head; rejects with NoSuchElementError when empty. */
+  async remove(): Promise<Buffer> {
+    const data = await this.poll();
+    if (data === null) throw new NoSuchElementError(this.#path);
+    return data;
+  }
+
+  /** Silences the watch and rejects pending takes with ClosedError. Twice is a no-op. */
+  close(): Promise<void> {
+    this.#closed = true;
+    this.#taker.close();
+    return Promise.resolve();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  async #take(wait: boolean, options: WaitOptions): Promise<Buffer | null> {
+    this.#assertOpen();
+    options.signal?.throwIfAborted();
+    const deadline =
+      options.timeoutMs === undefined ? undefined : performance.now() + options.timeoutMs;
+    await this.#ensureReady();
+    const taken = await this.#taker.take({ wait, deadline, signal: options.signal });
+    return taken?.data ?? null;
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) {
+      throw new ClosedError({ path: this.#path, detail: 'the queue is closed' });
+    }
+  }
+
+  /** Once: create the path if needed, check no other recipe uses it, count its items. */
+  #ensureReady(): Promise<void> {
+    this.#ready ??= ensureAndList(this.#client, this.#path).then(
+      (children) => {
+        assertQueuePathOwned(this.#path, children, 'SimpleDistributedQueue');
+        this.#limiter.seed(children.length);
+      },
+      (error: unknown) => {
+        this.#ready = undefined;
+        throw error;
+      },
+    );
+    return this.#ready;
+  }
+}

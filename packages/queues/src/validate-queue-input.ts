@@ -1,0 +1,58 @@
+// Argument checks shared by both queues, in the framework's message shape
+// (`<name> must be <rule>; got <value>`), so bad input fails before anything is sent.
+import { InvalidArgumentError, MAX_NODE_DATA_BYTES, validateTimeoutMs } from '@zkrecipes/framework';
+
+/** Options of the calls that may wait (take, poll, put on a bounded queue). */
+export interface WaitOptions {
+  /** Give up after this many milliseconds. Default: wait as long as it takes. */
+  readonly timeoutMs?: number | undefined;
+  /** Aborting rejects the call with the signal's reason. Default: none. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** Shows a rejected value: `5`, `"x" (a string)`, `an object`. */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'string') return `${JSON.stringify(value)} (a string)`;
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  return `a value of type ${typeof value}`;
+}
+
+/** Asserts a whole number in [min, max]. */
+export function validateWholeNumber(name: string, value: unknown, min: number, max: number): void {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new InvalidArgumentError(
+      `${name} must be a whole number from ${min} to ${max}; got ${describeValue(value)}`,
+    );
+  }
+}
+
+/** Asserts `options` is a {@link WaitOptions} object or undefined. */
+export function validateWaitOptions(options: unknown): asserts options is WaitOptions | undefined {
+  if (options === undefined) return;
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidArgumentError(
+      `options must be an object like { timeoutMs, signal }; got ${describeValue(options)}`,
+    );
+  }
+  const { timeoutMs, signal } = options as { timeoutMs?: unknown; signal?: unknown };
+  if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new InvalidArgumentError(`signal must be an AbortSignal; got ${describeValue(signal)}`);
+  }
+}
+
+/**
+ * Asserts a queue node's data fits in one znode, naming both sizes and the limit.
+ * `what` starts the message: "queue item", "putMulti envelope of 3 items", ...
+ */
+export function validateNodeSize(what: string, bytes: number, detail: string, path: string): void {
+  if (bytes <= MAX_NODE_DATA_BYTES) return;
+  throw new InvalidArgumentError(
+    `${what} is ${bytes} bytes${detail}; the limit is ${MAX_NODE_DATA_BYTES} bytes per node ` +
+      `(ZooKeeper's jute.maxbuffer, 1048575 bytes, covers the whole request). ZooKeeper is no ` +
+      `place for large payloads: store them elsewhere and queue a reference`,
+    { path },
+  );
+}
