@@ -7,6 +7,7 @@ import type { Stat } from '@zkrecipes/framework';
 export interface ChildData {
   /** The node's full path, in the client's namespace. */
   readonly path: string;
+  /** The node's Stat as of the cache's last read of it. */
   readonly stat: Stat;
   /** The node's data; undefined when the cache was built with `cacheData: false`, or cleared. */
   readonly data: Buffer | undefined;

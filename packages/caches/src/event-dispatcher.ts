@@ -3,6 +3,7 @@ import type { Logger } from '@zkrecipes/framework';
 
 /** A failure with no caller to reject: a throwing listener, a background read that failed. */
 export interface RecipeError {
+  /** What was thrown or rejected, as is. */
   readonly error: unknown;
   /** Where it happened, e.g. 'childEvent listener', 'read /app/services/a'. */
   readonly context: string;

@@ -140,6 +140,7 @@ export class NodeCache {
     return Promise.resolve();
   }
 
+  /** Calls `close()`, so `await using` releases this at the end of the block. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

@@ -2,12 +2,19 @@ import type { ChildData } from './child-data.js';
 
 /** Curator's `PathChildrenCacheEvent.Type`, verbatim. */
 export const PathChildrenCacheEventType = {
+  /** A child appeared in the cache. */
   CHILD_ADDED: 'CHILD_ADDED',
+  /** A cached child's data or Stat changed. */
   CHILD_UPDATED: 'CHILD_UPDATED',
+  /** A child left the cache. */
   CHILD_REMOVED: 'CHILD_REMOVED',
+  /** Every child of the first listing has been read (`POST_INITIALIZED_EVENT` start mode only). */
   INITIALIZED: 'INITIALIZED',
+  /** The client's connection is SUSPENDED; the cache may be going stale. */
   CONNECTION_SUSPENDED: 'CONNECTION_SUSPENDED',
+  /** The client reconnected; the cache refreshes itself. */
   CONNECTION_RECONNECTED: 'CONNECTION_RECONNECTED',
+  /** The client's session is considered LOST. */
   CONNECTION_LOST: 'CONNECTION_LOST',
 } as const;
 export type PathChildrenCacheEventType =
@@ -15,7 +22,9 @@ export type PathChildrenCacheEventType =
 
 /** A change of one child: what the cache holds for it now (for REMOVED: what it last held). */
 export interface ChildEvent {
+  /** Which change happened to the child. */
   readonly type: 'CHILD_ADDED' | 'CHILD_UPDATED' | 'CHILD_REMOVED';
+  /** The child as the cache holds it now; for CHILD_REMOVED, as it last held it. */
   readonly data: ChildData;
 }
 
@@ -32,7 +41,10 @@ export type PathChildrenCacheEvent =
       /** The cache's content at that moment, sorted by path. */
       readonly initialData: readonly ChildData[];
     }
-  | { readonly type: 'CONNECTION_SUSPENDED' | 'CONNECTION_RECONNECTED' | 'CONNECTION_LOST' };
+  | {
+      /** The client's connection state changed; the cache's content may lag until it reconnects. */
+      readonly type: 'CONNECTION_SUSPENDED' | 'CONNECTION_RECONNECTED' | 'CONNECTION_LOST';
+    };
 
 /** A Curator-style listener (`PathChildrenCacheListener.childEvent`). */
 export type PathChildrenCacheListener = (event: PathChildrenCacheEvent) => unknown;

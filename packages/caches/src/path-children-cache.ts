@@ -225,6 +225,7 @@ export class PathChildrenCache {
     return Promise.resolve();
   }
 
+  /** Calls `close()`, so `await using` releases this at the end of the block. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

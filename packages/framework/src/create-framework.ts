@@ -41,7 +41,12 @@ export interface FrameworkOptions {
   /** LOST after SUSPENDED lasts this percent of the negotiated timeout (1-100). Default 100. */
   readonly sessionExpirationPercent?: number;
   /** Credentials sent on every new connection, before any parked operation. */
-  readonly authInfo?: readonly { readonly scheme: string; readonly auth: string | Buffer }[];
+  readonly authInfo?: readonly {
+    /** The auth scheme, e.g. `'digest'`. */
+    readonly scheme: string;
+    /** The scheme's credentials, e.g. `'user:password'` for digest; strings are sent as UTF-8. */
+    readonly auth: string | Buffer;
+  }[];
   /** ACLs for created nodes. Default world:anyone, all permissions. */
   readonly aclProvider?: AclProvider;
   /** How connection problems are logged. Default 'first-as-error'. */
@@ -57,6 +62,19 @@ export interface FrameworkOptions {
 /**
  * Creates a client (Curator's `CuratorFrameworkFactory.newClient`). Nothing connects until
  * `start()`. Invalid options throw an InvalidArgumentError at once.
+ *
+ * @example
+ * ```ts
+ * const client = createFramework({
+ *   connectString: 'zk1:2181,zk2:2181,zk3:2181',
+ *   retryPolicy: new ExponentialBackoffRetry({ baseSleepMs: 1000, maxRetries: 3 }),
+ *   namespace: 'my-app',
+ * });
+ * client.on('stateChanged', (state) => logger.info(`ZooKeeper connection ${state}`));
+ * await client.start();
+ * const { data } = await client.getData('/config');
+ * await client.close();
+ * ```
  */
 export function createFramework(options: FrameworkOptions): FrameworkClient {
   validateFrameworkOptions(options);

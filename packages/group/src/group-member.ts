@@ -192,6 +192,7 @@ export class GroupMember {
     await this.#node.close();
   }
 
+  /** Calls `close()`, so `await using` releases this at the end of the block. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

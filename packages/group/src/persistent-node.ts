@@ -246,6 +246,7 @@ export class PersistentNode {
     return this.#closing;
   }
 
+  /** Calls `close()`, so `await using` releases this at the end of the block. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

@@ -7,6 +7,7 @@
  * never retried.
  */
 export class IllegalMonitorStateError extends Error {
+  /** Always `'IllegalMonitorStateError'`, so logs and `err.name` checks tell this error apart. */
   override name = 'IllegalMonitorStateError';
   /** The lock's path (namespace-relative, as the lock was given it). */
   readonly path: string;

@@ -17,7 +17,12 @@ export interface InterProcessReadWriteLockOptions {
 
 /** What the two halves of a read/write lock share: node data and release behaviour. */
 export interface ReadWriteLockHalfOptions {
+  /** Data stored in each lock node of this half. Default: empty. */
   readonly data?: Uint8Array | undefined;
+  /**
+   * As InterProcessMutex's `pipelineRelease`: `release()` resolves once the delete is sent.
+   * Default: false.
+   */
   readonly pipelineRelease?: boolean | undefined;
 }
 
@@ -61,6 +66,7 @@ export class WriteLock extends ReentrantLock {
     return onlyNamed(super.getParticipantNodes(), LockName.WRITE);
   }
 
+  /** @internal */
   protected override prepareAttempt(_scope: FlowScope | undefined): Partial<AttemptOptions> {
     if (this.#readLock !== undefined && flowHoldOf(this.#readLock) !== undefined) {
       throw new IllegalMonitorStateError(
@@ -103,6 +109,7 @@ export class ReadLock extends ReentrantLock {
     return onlyNamed(super.getParticipantNodes(), LockName.READ);
   }
 
+  /** @internal */
   protected override prepareAttempt(_scope: FlowScope | undefined): Partial<AttemptOptions> {
     const write = flowHoldOf(this.#writeLock);
     if (write === undefined) return {};

@@ -60,9 +60,9 @@ class Hold implements LockHold {
 export let flowHoldOf: (lock: ReentrantLock) => LockHold | undefined;
 
 /**
- * A reentrant lock over {@link LockInternals}. Holds belong to flows (see `runInFlow`); a hold
- * taken outside any flow belongs to no flow in particular: it is never re-entered, and any
- * caller that does not hold the lock through a flow may release it.
+ * A reentrant lock over the lock-node queue (the internal `LockInternals`). Holds belong to
+ * flows (see `runInFlow`); a hold taken outside any flow belongs to no flow in particular: it is
+ * never re-entered, and any caller that does not hold the lock through a flow may release it.
  */
 export abstract class ReentrantLock implements InterProcessLock {
   static {
@@ -75,6 +75,12 @@ export abstract class ReentrantLock implements InterProcessLock {
   readonly #unscoped: Hold[] = [];
   #holdCount = 0;
 
+  /**
+   * For the lock classes of this package only: use {@link InterProcessMutex} or the halves of
+   * {@link InterProcessReadWriteLock}.
+   *
+   * @internal
+   */
   protected constructor(client: FrameworkClient, path: string, config: LockInternalsConfig) {
     validatePath(path);
     this.#path = path;
@@ -210,6 +216,8 @@ export abstract class ReentrantLock implements InterProcessLock {
   /**
    * What this kind of lock adds to an attempt, decided in the caller's flow before anything is
    * sent (the read lock's downgrade; the write lock refuses an upgrade here).
+   *
+   * @internal
    */
   protected prepareAttempt(_scope: FlowScope | undefined): Partial<AttemptOptions> {
     return {};

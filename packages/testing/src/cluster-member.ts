@@ -14,15 +14,21 @@ const SERVING_MODE = /^Mode: (leader|follower)$/m;
 
 /** One member of the quorum, as tests see it. Getters are live. */
 export interface ClusterServer {
+  /** The position in `TestingCluster.servers`, from 0. */
   readonly index: number;
   /** ZooKeeper's server id (myid): index + 1. */
   readonly id: number;
+  /** Always `'127.0.0.1'`. */
   readonly host: string;
+  /** The client port; kept across kills and restarts. */
   readonly port: number;
   /** This server alone: `127.0.0.1:<port>`. */
   readonly connectString: string;
+  /** ZooKeeper's dataDir (myid, snapshots, transaction log), kept across kills and restarts. */
   readonly dataDir: string;
+  /** True while the server's JVM is alive (also while paused). */
   readonly running: boolean;
+  /** The current JVM's process id; undefined when it is not running. */
   readonly pid: number | undefined;
 }
 

@@ -17,16 +17,38 @@ import net from 'node:net';
 import { LOOPBACK } from './free-port.js';
 import { ProxiedConnection, type FaultMode } from './proxied-connection.js';
 
+/** Options of {@link FaultProxy.start}. */
 export interface FaultProxyOptions {
   /** Server to forward to. Default '127.0.0.1'. */
   targetHost?: string;
+  /** The server's client port to forward to. Required. */
   targetPort: number;
 }
 
+/**
+ * A TCP proxy in front of one ZooKeeper server, so a test can break the network between a
+ * client and its server: {@link blackhole} (a partition: nothing crosses, bytes are held),
+ * {@link drop} (reset every connection), {@link delay} (add latency per direction) and
+ * {@link heal} (pass-through again, held bytes delivered in order).
+ *
+ * @example
+ * ```ts
+ * await using server = await TestingServer.start();
+ * await using proxy = await FaultProxy.start({ targetPort: server.port });
+ * const client = createFramework({ connectString: proxy.connectString, sessionTimeoutMs: 4000 });
+ * await client.start();
+ * proxy.blackhole(); // the client sees SUSPENDED, then LOST after the session timeout
+ * proxy.heal();
+ * ```
+ */
 export class FaultProxy implements AsyncDisposable {
+  /** Always `'127.0.0.1'`: the proxy listens on loopback only. */
   readonly host = LOOPBACK;
+  /** The proxy's own port, picked free at start. */
   readonly port: number;
+  /** The server's host the proxy forwards to. */
   readonly targetHost: string;
+  /** The server's port the proxy forwards to. */
   readonly targetPort: number;
   #server: net.Server;
   #connections = new Set<ProxiedConnection>();
@@ -106,6 +128,7 @@ export class FaultProxy implements AsyncDisposable {
     await closed;
   }
 
+  /** Calls `close()`, so `await using` releases this at the end of the block. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }

@@ -3,6 +3,7 @@
 // server is up, who leads a quorum, and whether a session is really gone.
 import net from 'node:net';
 
+/** Options of {@link fourLetterWord}. */
 export interface FourLetterWordOptions {
   /** Deadline for connect + reply. Not scaled: callers pass scaled values. Default 5000. */
   timeoutMs?: number;
@@ -10,7 +11,9 @@ export interface FourLetterWordOptions {
 
 /** Rejection of `fourLetterWord` when the deadline passes; `code` is 'TIMEOUT'. */
 export class FourLetterWordTimeoutError extends Error {
+  /** Always `'TIMEOUT'`. */
   readonly code = 'TIMEOUT';
+  /** Always `'FourLetterWordTimeoutError'`, so logs and `err.name` checks tell this error apart. */
   override readonly name = 'FourLetterWordTimeoutError';
 }
 

@@ -7,7 +7,7 @@ export { killSession, type KillSessionOptions } from './kill-session.js';
 export { sessionIdHex, type SessionCredentials, type SessionOwner } from './session-credentials.js';
 export { FaultProxy, type FaultProxyOptions } from './fault-proxy.js';
 export type { FaultMode } from './proxied-connection.js';
-export { waitFor, type WaitForOptions } from './wait-for.js';
+export { waitFor, type WaitForOptions, type Falsy } from './wait-for.js';
 export { timing, parseTimingScale, TIMING_SCALE_ENV } from './timing.js';
 export { uniquePath } from './unique-path.js';
 export { freePort, freePorts } from './free-port.js';
@@ -30,6 +30,7 @@ export {
   RawZooKeeperSession,
   type RawZooKeeperSessionOptions,
 } from './wire/raw-zookeeper-session.js';
+export type { HostPort } from './wire/connect-handshake.js';
 export {
   RawZooKeeperError,
   hasRawErrorCode,

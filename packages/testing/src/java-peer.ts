@@ -77,6 +77,7 @@ export async function compileJavaPeer(sourcePath: string): Promise<string> {
   return classesDir;
 }
 
+/** Options of {@link JavaPeer.start}. */
 export interface JavaPeerOptions {
   /** Path of the `.java` file; the class name is the file name. */
   readonly source: string;
@@ -112,6 +113,7 @@ export class JavaPeer {
     });
   }
 
+  /** Compiles `source` against Curator's jars (cached), launches it and resolves once it runs. */
   static async start(options: JavaPeerOptions): Promise<JavaPeer> {
     const classesDir = await compileJavaPeer(options.source);
     const mainClass = basename(options.source).replace(/\.java$/, '');

@@ -15,6 +15,7 @@ import { JuteReader, JuteWriter } from './wire/jute.js';
 import { OpCode, ZooKeeperErrorCode } from './wire/protocol.js';
 import { RawZooKeeperError } from './wire/raw-zookeeper-error.js';
 
+/** Options of {@link killSession}. */
 export interface KillSessionOptions {
   /** Overall deadline for takeover and verification, before scaling. Default 10000. */
   timeoutMs?: number;

@@ -4,7 +4,24 @@ import net from 'node:net';
 
 /** How a FaultProxy treats traffic right now. */
 export type FaultMode =
-  { type: 'PASS' } | { type: 'BLACKHOLE' } | { type: 'DROP' } | { type: 'DELAY'; delayMs: number };
+  | {
+      /** Plain pass-through. */
+      type: 'PASS';
+    }
+  | {
+      /** A partition: nothing crosses, bytes are held until the mode changes. */
+      type: 'BLACKHOLE';
+    }
+  | {
+      /** Every connection is reset. */
+      type: 'DROP';
+    }
+  | {
+      /** Every chunk is forwarded later, per direction, order kept. */
+      type: 'DELAY';
+      /** The added latency per direction, in milliseconds. */
+      delayMs: number;
+    };
 
 interface Queued {
   chunk: Buffer | 'END';

@@ -4,12 +4,15 @@
 
 /** A ZooKeeper session's identity, as the server handed it out at connect. */
 export interface SessionCredentials {
+  /** The 64-bit session id. */
   sessionId: bigint;
+  /** The session password the server generated. */
   password: Buffer;
 }
 
 /** Anything that owns a session; `undefined` while it has none (not yet connected). */
 export interface SessionOwner {
+  /** The current session's id and password; undefined while there is none. */
   sessionCredentials(): SessionCredentials | undefined;
 }
 

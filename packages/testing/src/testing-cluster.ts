@@ -25,6 +25,20 @@ export interface TestingClusterOptions extends ZooKeeperConfigOptions {
   syncLimit?: number;
 }
 
+/**
+ * A real ZooKeeper quorum on loopback (Curator's `TestingCluster`), for what only a quorum can
+ * show: leader election, a leader crash, a member rejoining. Servers are indexed from 0
+ * (`servers[0]` has myid 1); a killed or restarted member keeps its port and data.
+ *
+ * @example
+ * ```ts
+ * await using cluster = await TestingCluster.start({ size: 3 });
+ * const client = createFramework({ connectString: cluster.connectString });
+ * await client.start();
+ * await cluster.killServer(await cluster.findLeader()); // the remaining two elect a new leader
+ * await cluster.restartServer(0);
+ * ```
+ */
 export class TestingCluster implements AsyncDisposable {
   /** The temp dir holding every member's config, log and data; removed by close(). */
   readonly tempDir: string;
@@ -164,6 +178,7 @@ export class TestingCluster implements AsyncDisposable {
     processReaper.untrackDir(this.tempDir);
   }
 
+  /** Calls `close()`, so `await using` releases this at the end of the block. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }

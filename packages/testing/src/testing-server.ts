@@ -21,9 +21,24 @@ export interface TestingServerOptions extends ZooKeeperConfigOptions {
   port?: number;
 }
 
+/**
+ * A real standalone ZooKeeper (Curator's `TestingServer`) on a free loopback port with a temp
+ * data dir. It can stop and restart on the same port and data, or pause as a hung server; a
+ * watchdog kills the JVM and removes the dir if the test process dies.
+ *
+ * @example
+ * ```ts
+ * await using server = await TestingServer.start();
+ * const client = createFramework({ connectString: server.connectString });
+ * await client.start();
+ * await server.stop(); // clients see SUSPENDED
+ * await server.restart(); // same port and data: they reconnect to the same session
+ * ```
+ */
 export class TestingServer implements AsyncDisposable {
   /** Always loopback: the server listens on 127.0.0.1 only. */
   readonly host = LOOPBACK;
+  /** The client port; kept across stop/restart. */
   readonly port: number;
   /** The temp dir holding zoo.cfg, the log and the data; removed by close(). */
   readonly tempDir: string;
@@ -158,6 +173,7 @@ export class TestingServer implements AsyncDisposable {
     removeDir(this.tempDir);
   }
 
+  /** Calls `close()`, so `await using` releases this at the end of the block. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }

@@ -4,6 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { inspect } from 'node:util';
 import { timing } from './timing.js';
 
+/** Options of {@link waitFor}. */
 export interface WaitForOptions {
   /** Deadline before scaling by `timing.scale`. Default 10000. */
   timeoutMs?: number;
@@ -14,7 +15,7 @@ export interface WaitForOptions {
 }
 
 /** The falsy values `waitFor` keeps polling through. */
-type Falsy = false | 0 | 0n | '' | null | undefined;
+export type Falsy = false | 0 | 0n | '' | null | undefined;
 
 /**
  * Polls `predicate` until it returns (or resolves to) a truthy value and resolves with that

@@ -29,6 +29,7 @@ export const ZOOKEEPER_JARS = [
   'netty-transport-native-unix-common.jar',
 ] as const;
 
+/** Options of {@link zookeeperClasspath}. */
 export interface ZooKeeperClasspathOptions {
   /**
    * Directory holding the jars. When given it wins over `ZOOKEEPER_CLASSPATH`, so a caller
@@ -60,6 +61,7 @@ export function zookeeperClasspath(options: ZooKeeperClasspathOptions = {}): str
   return jars.join(':');
 }
 
+/** Options of {@link findJava}. */
 export interface FindJavaOptions {
   /** Environment whose PATH is searched. Default `process.env`. */
   env?: NodeJS.ProcessEnv;

@@ -50,9 +50,13 @@ export interface WaitUntilServingOptions {
 
 /** The JVM died or never served in time. `bindConflict` tells a caller it may retry. */
 export class ZooKeeperStartError extends Error {
+  /** Always `'ZooKeeperStartError'`, so logs and `err.name` checks tell this error apart. */
   override readonly name = 'ZooKeeperStartError';
   constructor(
     message: string,
+    /**
+     * True when the server failed because its port was taken: retrying on another port may work.
+     */
     readonly bindConflict: boolean,
   ) {
     super(message);

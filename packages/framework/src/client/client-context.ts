@@ -13,11 +13,13 @@ import type { Acl, SessionCredentials } from '../zk/zookeeper-types.js';
 export interface AclProvider {
   /** ACL for `path` (full path, namespace applied); return undefined for the default. */
   aclForPath?(path: string): readonly Acl[] | undefined;
+  /** ACL for paths `aclForPath` does not cover (or all paths when it is absent). */
   defaultAcl(): readonly Acl[];
 }
 
 /** A failure that had no caller to reject: a throwing listener or watcher, a background retry. */
 export interface UnhandledError {
+  /** What was thrown or rejected, as is. */
   readonly error: unknown;
   /** Where it happened, e.g. 'stateChanged listener', 'guaranteed delete /a/b'. */
   readonly context: string;

@@ -65,7 +65,11 @@ export class FrameworkClient {
   readonly #logger: Logger;
   #namespaceReady: Promise<void> | undefined;
 
-  /** Internal: users get a client from `createFramework` and views from `usingNamespace`. */
+  /**
+   * Not for direct use: get a client from `createFramework` and views from `usingNamespace`.
+   *
+   * @internal
+   */
   constructor(context: ClientContext, lifecycle: ClientLifecycle, namespace: string | undefined) {
     this.#mapper = new NamespaceMapper(namespace);
     this.#context = context;
@@ -128,6 +132,7 @@ export class FrameworkClient {
     return this.#context.logger;
   }
 
+  /** The retry policy every operation of this client (and its namespace views) runs under. */
   get retryPolicy(): RetryPolicy {
     return this.#context.retryPolicy;
   }
@@ -265,7 +270,15 @@ export class FrameworkClient {
   }
 
   /** The node's data and Stat; rejects with NoNodeError when it does not exist. */
-  async getData(path: string, options: WatchOptions = {}): Promise<{ data: Buffer; stat: Stat }> {
+  async getData(
+    path: string,
+    options: WatchOptions = {},
+  ): Promise<{
+    /** The node's data (an empty buffer for a node created without data). */
+    data: Buffer;
+    /** The node's metadata at the time of the read. */
+    stat: Stat;
+  }> {
     const serverPath = this.#readPath(path, options);
     const watcher = this.#watcher(options);
     return this.#run('getData', path, () => this.#context.ops.getData(serverPath, watcher));
@@ -306,7 +319,12 @@ export class FrameworkClient {
   }
 
   /** The node's ACL and Stat. */
-  async getAcl(path: string): Promise<{ acl: Acl[]; stat: Stat }> {
+  async getAcl(path: string): Promise<{
+    /** The node's access-control list. */
+    acl: Acl[];
+    /** The node's metadata; `stat.aversion` is the version a conditional `setAcl` needs. */
+    stat: Stat;
+  }> {
     const serverPath = this.#mapper.toServer(path);
     return this.#run('getAcl', path, () => this.#context.ops.getAcl(serverPath));
   }

@@ -62,7 +62,9 @@ export interface GetChildrenOptions extends WatchOptions {
 
 /** What `getChildren(path, { stat: true })` resolves to. */
 export interface ChildrenWithStat {
+  /** The child names (unsorted, as the server returns them). */
   readonly children: string[];
+  /** The parent node's metadata, read in the same request as the children. */
   readonly stat: Stat;
 }
 

@@ -3,7 +3,9 @@ import { ZooKeeperError } from '../errors/zookeeper-error.js';
 
 /** One op of a failed transaction as the server reported it. */
 export interface TransactionOpOutcome {
+  /** The op's kind: `'create'`, `'delete'`, `'setData'` or `'check'`. */
   readonly type: string;
+  /** The op's server path (namespace applied). */
   readonly path: string;
   /** Undefined for an op that would have succeeded; the failing op's code otherwise. */
   readonly code: ZooKeeperErrorCodeName | undefined;
@@ -14,8 +16,11 @@ export interface TransactionOpOutcome {
  * failing op's code, so predicates like `isNodeExists(err)` work; `failedOpIndex` says which op.
  */
 export class TransactionFailedError extends ZooKeeperError {
+  /** Always `'TransactionFailedError'`. */
   override name = 'TransactionFailedError';
+  /** The zero-based index of the op that made the transaction fail. */
   readonly failedOpIndex: number;
+  /** What the server reported for each op, in the order the ops were given. */
   readonly outcomes: readonly TransactionOpOutcome[];
 
   constructor(failedOpIndex: number, outcomes: readonly TransactionOpOutcome[], zkCode: number) {

@@ -18,14 +18,32 @@ export interface TransactionVersionOptions {
 
 /** One operation of {@link FrameworkClient.transaction}; build it with {@link op}. */
 export type TransactionOp =
-  | ({ readonly type: 'create'; readonly path: string } & TransactionCreateOptions)
-  | ({ readonly type: 'delete'; readonly path: string } & TransactionVersionOptions)
   | ({
-      readonly type: 'setData';
+      /** The op's kind: `'create'`. */
+      readonly type: 'create';
+      /** The node the op acts on, relative to the client's namespace. */
       readonly path: string;
+    } & TransactionCreateOptions)
+  | ({
+      /** The op's kind: `'delete'`. */
+      readonly type: 'delete';
+      /** The node the op acts on, relative to the client's namespace. */
+      readonly path: string;
+    } & TransactionVersionOptions)
+  | ({
+      /** The op's kind: `'setData'`. */
+      readonly type: 'setData';
+      /** The node the op acts on, relative to the client's namespace. */
+      readonly path: string;
+      /** The node's new data. */
       readonly data: Uint8Array;
     } & TransactionVersionOptions)
-  | ({ readonly type: 'check'; readonly path: string } & TransactionVersionOptions);
+  | ({
+      /** The op's kind: `'check'`. */
+      readonly type: 'check';
+      /** The node the op acts on, relative to the client's namespace. */
+      readonly path: string;
+    } & TransactionVersionOptions);
 
 /**
  * What one op of a committed transaction produced (Curator's `CuratorTransactionResult`).
@@ -33,15 +51,52 @@ export type TransactionOp =
  * sequential create (the name with its sequence number). Both have the namespace removed.
  */
 export type TransactionResult =
-  | { readonly type: 'create'; readonly forPath: string; readonly path: string }
-  | { readonly type: 'delete'; readonly forPath: string; readonly path: string }
   | {
-      readonly type: 'setData';
+      /** The op's kind: `'create'`. */
+      readonly type: 'create';
+      /** The path the op was given (namespace removed). */
       readonly forPath: string;
+      /**
+       * Where the op acted (namespace removed); for a sequential create, the name with its sequence
+       * number.
+       */
       readonly path: string;
+    }
+  | {
+      /** The op's kind: `'delete'`. */
+      readonly type: 'delete';
+      /** The path the op was given (namespace removed). */
+      readonly forPath: string;
+      /**
+       * Where the op acted (namespace removed); for a sequential create, the name with its sequence
+       * number.
+       */
+      readonly path: string;
+    }
+  | {
+      /** The op's kind: `'setData'`. */
+      readonly type: 'setData';
+      /** The path the op was given (namespace removed). */
+      readonly forPath: string;
+      /**
+       * Where the op acted (namespace removed); for a sequential create, the name with its sequence
+       * number.
+       */
+      readonly path: string;
+      /** The node's Stat after the write. */
       readonly stat: Stat;
     }
-  | { readonly type: 'check'; readonly forPath: string; readonly path: string };
+  | {
+      /** The op's kind: `'check'`. */
+      readonly type: 'check';
+      /** The path the op was given (namespace removed). */
+      readonly forPath: string;
+      /**
+       * Where the op acted (namespace removed); for a sequential create, the name with its sequence
+       * number.
+       */
+      readonly path: string;
+    };
 
 /**
  * Builders for transaction ops (Curator's `client.transactionOp()`). They only describe the op;
@@ -58,15 +113,27 @@ export type TransactionResult =
  * so there is no half-done create to recover, and parents must exist (or be earlier ops).
  */
 export const op = {
+  /** A create of `path`; fails the transaction if the node exists or its parent does not. */
   create(path: string, options: TransactionCreateOptions = {}): TransactionOp {
     return { ...options, type: 'create', path };
   },
+  /**
+   * A delete of `path`; fails the transaction if the node is missing, has children or has another
+   * version.
+   */
   delete(path: string, options: TransactionVersionOptions = {}): TransactionOp {
     return { ...options, type: 'delete', path };
   },
+  /**
+   * A data write to `path`; fails the transaction if the node is missing or has another version.
+   */
   setData(path: string, data: Uint8Array, options: TransactionVersionOptions = {}): TransactionOp {
     return { ...options, type: 'setData', path, data };
   },
+  /**
+   * A version check on `path` that writes nothing; fails the transaction if the node is missing or
+   * has another version.
+   */
   check(path: string, options: TransactionVersionOptions = {}): TransactionOp {
     return { ...options, type: 'check', path };
   },

@@ -13,6 +13,7 @@ export interface ZooKeeperErrorDetails extends ErrorOptions {
 
 /** NO_NODE (-101): the node (or, for create, its parent) does not exist. */
 export class NoNodeError extends ZooKeeperError {
+  /** Always `'NoNodeError'`, so logs and `err.name` checks tell this error apart. */
   override name = 'NoNodeError';
   declare readonly code: 'NO_NODE';
   constructor(options: ZooKeeperErrorDetails = {}) {
@@ -22,6 +23,7 @@ export class NoNodeError extends ZooKeeperError {
 
 /** NODE_EXISTS (-110): create found a node already at the path. */
 export class NodeExistsError extends ZooKeeperError {
+  /** Always `'NodeExistsError'`, so logs and `err.name` checks tell this error apart. */
   override name = 'NodeExistsError';
   declare readonly code: 'NODE_EXISTS';
   constructor(options: ZooKeeperErrorDetails = {}) {
@@ -31,6 +33,7 @@ export class NodeExistsError extends ZooKeeperError {
 
 /** BAD_VERSION (-103): the node's version is not the one the operation expected. */
 export class BadVersionError extends ZooKeeperError {
+  /** Always `'BadVersionError'`, so logs and `err.name` checks tell this error apart. */
   override name = 'BadVersionError';
   declare readonly code: 'BAD_VERSION';
   constructor(options: ZooKeeperErrorDetails = {}) {
@@ -40,6 +43,7 @@ export class BadVersionError extends ZooKeeperError {
 
 /** NOT_EMPTY (-111): delete of a node that still has children. */
 export class NotEmptyError extends ZooKeeperError {
+  /** Always `'NotEmptyError'`, so logs and `err.name` checks tell this error apart. */
   override name = 'NotEmptyError';
   declare readonly code: 'NOT_EMPTY';
   constructor(options: ZooKeeperErrorDetails = {}) {
@@ -52,6 +56,7 @@ export class NotEmptyError extends ZooKeeperError {
  * took effect is unknown. Retryable.
  */
 export class ConnectionLossError extends ZooKeeperError {
+  /** Always `'ConnectionLossError'`, so logs and `err.name` checks tell this error apart. */
   override name = 'ConnectionLossError';
   declare readonly code: 'CONNECTION_LOSS';
   constructor(options: ZooKeeperErrorDetails = {}) {
@@ -64,6 +69,7 @@ export class ConnectionLossError extends ZooKeeperError {
  * Retryable (in a new session); also thrown when a session-bound sequence saw its session change.
  */
 export class SessionExpiredError extends ZooKeeperError {
+  /** Always `'SessionExpiredError'`, so logs and `err.name` checks tell this error apart. */
   override name = 'SessionExpiredError';
   declare readonly code: 'SESSION_EXPIRED';
   constructor(options: ZooKeeperErrorDetails = {}) {
@@ -73,6 +79,7 @@ export class SessionExpiredError extends ZooKeeperError {
 
 /** NO_AUTH (-102): the ACL does not allow this operation to this session's identities. */
 export class NoAuthError extends ZooKeeperError {
+  /** Always `'NoAuthError'`, so logs and `err.name` checks tell this error apart. */
   override name = 'NoAuthError';
   declare readonly code: 'NO_AUTH';
   constructor(options: ZooKeeperErrorDetails = {}) {
@@ -94,6 +101,7 @@ export interface OperationTimeoutErrorOptions extends ZooKeeperErrorDetails {
  * Either way the outcome is unknown. Retryable.
  */
 export class OperationTimeoutError extends ZooKeeperError {
+  /** Always `'OperationTimeoutError'`, so logs and `err.name` checks tell this error apart. */
   override name = 'OperationTimeoutError';
   declare readonly code: 'OPERATION_TIMEOUT';
   constructor(options: OperationTimeoutErrorOptions = {}) {
@@ -107,6 +115,7 @@ export class OperationTimeoutError extends ZooKeeperError {
 
 /** CLOSED (ours, no wire number): an operation on a client that was closed. */
 export class ClosedError extends ZooKeeperError {
+  /** Always `'ClosedError'`, so logs and `err.name` checks tell this error apart. */
   override name = 'ClosedError';
   declare readonly code: 'CLOSED';
   constructor(options: ZooKeeperErrorDetails = {}) {
@@ -119,6 +128,7 @@ export class ClosedError extends ZooKeeperError {
  * detail says exactly what was wrong: `INVALID_ARGUMENT: a/b - path must start with "/"`.
  */
 export class InvalidArgumentError extends ZooKeeperError {
+  /** Always `'InvalidArgumentError'`, so logs and `err.name` checks tell this error apart. */
   override name = 'InvalidArgumentError';
   declare readonly code: 'INVALID_ARGUMENT';
   constructor(detail: string, options: Omit<ZooKeeperErrorDetails, 'detail'> = {}) {
@@ -131,5 +141,6 @@ export class InvalidArgumentError extends ZooKeeperError {
  * over its `watchBudgetBytes` (a reconnect must re-send all of them in one packet).
  */
 export class WatchBudgetExceededError extends InvalidArgumentError {
+  /** Always `'WatchBudgetExceededError'`, so logs and `err.name` checks tell this error apart. */
   override name = 'WatchBudgetExceededError';
 }

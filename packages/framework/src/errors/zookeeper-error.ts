@@ -47,6 +47,7 @@ export interface ZooKeeperErrorOptions extends ErrorOptions {
  * `NO_NODE (-101): /app/a`, `INVALID_ARGUMENT: path must be a string; got number`.
  */
 export class ZooKeeperError extends Error {
+  /** Always `'ZooKeeperError'`, so logs and `err.name` checks tell this error apart. */
   override name = 'ZooKeeperError';
   /** ZooKeeper's name for the error (`'NO_NODE'`), or one of ours (`'CLOSED'`). */
   readonly code: ZooKeeperErrorCodeName;

@@ -3,6 +3,7 @@ import type { Logger } from '../logging/logger.js';
 
 /** Something {@link registerCloseOnExit} can close: a framework client, a recipe. */
 export interface Closable {
+  /** Releases what the object holds; called once on SIGTERM/SIGINT. */
   close(): Promise<void>;
 }
 

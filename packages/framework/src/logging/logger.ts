@@ -14,9 +14,13 @@
  * Return values are ignored (winston returns itself for chaining), hence `void`.
  */
 export interface Logger {
+  /** A failure the caller cannot see, e.g. a background retry that gave up. */
   error(message: string, meta?: Record<string, unknown>): void;
+  /** A problem the framework worked around, e.g. a throwing listener. */
   warn(message: string, meta?: Record<string, unknown>): void;
+  /** A state transition, e.g. a connection state change or a lock acquired. */
   info(message: string, meta?: Record<string, unknown>): void;
+  /** Detail for troubleshooting, e.g. each retry. */
   debug(message: string, meta?: Record<string, unknown>): void;
   /** A logger that adds `meta` to every line it writes (winston's `child`). */
   child(meta: Record<string, unknown>): Logger;

@@ -43,8 +43,11 @@ export interface ExponentialBackoffRetryOptions {
  * @example new ExponentialBackoffRetry({ baseSleepMs: 1000, maxRetries: 3 })
  */
 export class ExponentialBackoffRetry implements RetryPolicy {
+  /** The unit of sleep, in milliseconds, as given in the options. */
   readonly baseSleepMs: number;
+  /** How many retries follow the first failed attempt. */
   readonly maxRetries: number;
+  /** The upper bound of every sleep, in milliseconds (2147483647 unless set). */
   readonly maxSleepMs: number;
   readonly #random: () => number;
 

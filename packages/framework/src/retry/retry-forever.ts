@@ -17,6 +17,7 @@ export interface RetryForeverOptions {
  * @example new RetryForever({ retryIntervalMs: 5000 })
  */
 export class RetryForever implements RetryPolicy {
+  /** The sleep before every retry, in milliseconds. */
   readonly retryIntervalMs: number;
 
   constructor(options: RetryForeverOptions) {

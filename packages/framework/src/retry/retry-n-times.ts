@@ -16,7 +16,9 @@ export interface RetryNTimesOptions {
  * @example new RetryNTimes({ n: 5, sleepBetweenRetriesMs: 200 })
  */
 export class RetryNTimes implements RetryPolicy {
+  /** How many retries follow the first failed attempt. */
   readonly n: number;
+  /** The sleep before every retry, in milliseconds. */
   readonly sleepBetweenRetriesMs: number;
 
   constructor(options: RetryNTimesOptions) {

@@ -24,5 +24,6 @@ export interface RetryPolicy {
 
 /** Something with a `warn` method: a winston logger, `console`, or a test double. */
 export interface RetryWarningLogger {
+  /** Called with a one-line warning; the return value is ignored. */
   warn(message: string): void;
 }

@@ -18,7 +18,9 @@ export interface RetryUntilElapsedOptions {
  * @example new RetryUntilElapsed({ maxElapsedTimeMs: 60_000, sleepBetweenRetriesMs: 1000 })
  */
 export class RetryUntilElapsed implements RetryPolicy {
+  /** No retry starts once this many milliseconds have passed since the first attempt. */
   readonly maxElapsedTimeMs: number;
+  /** The sleep before every retry, in milliseconds. */
   readonly sleepBetweenRetriesMs: number;
 
   constructor(options: RetryUntilElapsedOptions) {

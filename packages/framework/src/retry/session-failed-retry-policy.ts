@@ -9,6 +9,7 @@ import type { RetryAttempt, RetryPolicy } from './retry-policy.js';
  * @example new SessionFailedRetryPolicy(new ExponentialBackoffRetry({ baseSleepMs: 1000, maxRetries: 3 }))
  */
 export class SessionFailedRetryPolicy implements RetryPolicy {
+  /** The wrapped policy that decides every retry except on SESSION_EXPIRED. */
   readonly delegate: RetryPolicy;
 
   constructor(delegate: RetryPolicy) {

@@ -7,10 +7,18 @@
  * - READ_ONLY: connected to a read-only server (not offered by the wire client; never emitted today).
  */
 export const ConnectionState = {
+  /** The first successful connection; emitted once per client. */
   CONNECTED: 'CONNECTED',
+  /** The connection is gone or unproven; the session may still be alive. */
   SUSPENDED: 'SUSPENDED',
+  /** Connected again after SUSPENDED or LOST, in the same or a new session. */
   RECONNECTED: 'RECONNECTED',
+  /**
+   * The session is considered gone (the server said so, or the session timeout elapsed while
+   * suspended).
+   */
   LOST: 'LOST',
+  /** Connected to a read-only server; never emitted by the wire client today. */
   READ_ONLY: 'READ_ONLY',
 } as const;
 export type ConnectionState = (typeof ConnectionState)[keyof typeof ConnectionState];
@@ -41,6 +49,7 @@ export function isConnectedState(state: ConnectionState): boolean {
 
 /** A state change as listeners and the stream see it. */
 export interface ConnectionStateChange {
+  /** The state the client moved to. */
   readonly state: ConnectionState;
   /** The session id in force when the change happened (undefined before the first connect). */
   readonly sessionId: bigint | undefined;

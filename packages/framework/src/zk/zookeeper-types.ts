@@ -5,44 +5,74 @@
 
 /** A znode's metadata. Zxids and the session id are 64-bit, so they are bigints. */
 export interface Stat {
+  /** The zxid of the transaction that created the znode. */
   readonly czxid: bigint;
+  /** The zxid of the transaction that last set the znode's data. */
   readonly mzxid: bigint;
+  /** The zxid of the transaction that last added or removed a child. */
   readonly pzxid: bigint;
   /** Milliseconds since the epoch. */
   readonly ctime: number;
+  /** When the data was last set, in milliseconds since the epoch. */
   readonly mtime: number;
+  /** The data version: incremented by every set; pass it to conditional `setData`/`delete`. */
   readonly version: number;
+  /** The children version: incremented whenever a child is added or removed. */
   readonly cversion: number;
+  /** The ACL version: incremented by every `setAcl`. */
   readonly aversion: number;
   /** The owning session id for an ephemeral node, `0n` otherwise. */
   readonly ephemeralOwner: bigint;
+  /** The length of the data, in bytes. */
   readonly dataLength: number;
+  /** The number of children. */
   readonly numChildren: number;
 }
 
 /** ZooKeeper's create modes. CONTAINER and TTL modes are not supported by the wire client. */
 export const CreateMode = {
+  /** A znode that stays until it is deleted. */
   PERSISTENT: 'PERSISTENT',
+  /** A znode deleted by the server when the creating session ends. */
   EPHEMERAL: 'EPHEMERAL',
+  /**
+   * A persistent znode whose name gets a 10-digit, monotonically increasing suffix from its parent.
+   */
   PERSISTENT_SEQUENTIAL: 'PERSISTENT_SEQUENTIAL',
+  /**
+   * An ephemeral znode whose name gets a 10-digit, monotonically increasing suffix from its parent.
+   */
   EPHEMERAL_SEQUENTIAL: 'EPHEMERAL_SEQUENTIAL',
 } as const;
 export type CreateMode = (typeof CreateMode)[keyof typeof CreateMode];
 
 /** ZooKeeper permission bits. */
 export const Perms = {
+  /** Read the data and list the children (1). */
   READ: 1,
+  /** Set the data (2). */
   WRITE: 2,
+  /** Create children (4). */
   CREATE: 4,
+  /** Delete children (8). */
   DELETE: 8,
+  /** Set the ACL (16). */
   ADMIN: 16,
+  /** All of the above (31). */
   ALL: 31,
 } as const;
 
+/** One access-control entry: the permissions granted to an identity. */
 export interface Acl {
   /** A bit set of {@link Perms}. */
   readonly perms: number;
-  readonly id: { readonly scheme: string; readonly id: string };
+  /** Who gets the permissions. */
+  readonly id: {
+    /** The auth scheme: `'world'`, `'digest'`, `'ip'`, `'auth'`, ... */
+    readonly scheme: string;
+    /** The identity within the scheme, e.g. `'anyone'` or `'user:base64(sha1(user:password))'`. */
+    readonly id: string;
+  };
 }
 
 /** `world:anyone` with all permissions: ZooKeeper's OPEN_ACL_UNSAFE. */
@@ -56,20 +86,28 @@ export const OPEN_ACL_UNSAFE: readonly Acl[] = [
  * watch will never fire otherwise, so whoever waits on it must re-read.
  */
 export const WatchEventType = {
+  /** The watched znode was created (watch set by `exists`). */
   NODE_CREATED: 'NODE_CREATED',
+  /** The watched znode was deleted. */
   NODE_DELETED: 'NODE_DELETED',
+  /** The watched znode's data was set. */
   NODE_DATA_CHANGED: 'NODE_DATA_CHANGED',
+  /** A child of the watched znode was created or deleted (watch set by `getChildren`). */
   NODE_CHILDREN_CHANGED: 'NODE_CHILDREN_CHANGED',
+  /** The session the watch was set in expired; the watch will never fire otherwise, so re-read. */
   SESSION_EXPIRED: 'SESSION_EXPIRED',
 } as const;
 export type WatchEventType = (typeof WatchEventType)[keyof typeof WatchEventType];
 
+/** The notification a one-shot {@link Watcher} receives. */
 export interface WatchedEvent {
+  /** What happened to the watched znode. */
   readonly type: WatchEventType;
   /** The watched path as the caller gave it (namespace removed). */
   readonly path: string;
 }
 
+/** A one-shot watch callback: called at most once, with the event that triggered it. */
 export type Watcher = (event: WatchedEvent) => void;
 
 /** One operation of a multi (transaction), with full server paths and validated input. */
@@ -98,6 +136,11 @@ export type WireTransactionResult =
 
 /** The negotiated session, as `killSession` and session-bound operations need it. */
 export interface SessionCredentials {
+  /** The 64-bit session id the server assigned. */
   readonly sessionId: bigint;
+  /**
+   * The session password the server assigned; with the id it lets another connection take over the
+   * session.
+   */
   readonly password: Buffer;
 }

@@ -7,8 +7,11 @@ import { FrameDecoder } from './frame-decoder.js';
 import { JuteReader, JuteWriter } from './jute.js';
 import { ZooKeeperErrorCode } from './protocol.js';
 
+/** One server address: what a {@link RawZooKeeperSession} is connected to. */
 export interface HostPort {
+  /** The host name or IP address, e.g. `'127.0.0.1'`. */
   host: string;
+  /** The client port. */
   port: number;
 }
 

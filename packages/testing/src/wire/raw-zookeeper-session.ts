@@ -12,11 +12,13 @@ import { PendingReplies } from './pending-replies.js';
 import { CreateMode, OpCode, Perms, Xid, ZooKeeperErrorCode } from './protocol.js';
 import { RawZooKeeperError } from './raw-zookeeper-error.js';
 
+/** Options of {@link RawZooKeeperSession.connect}. */
 export interface RawZooKeeperSessionOptions {
   /** Requested session timeout; the server clamps it to its min/max. Default 10000. */
   sessionTimeoutMs?: number;
   /** Attach to this existing session instead of creating one (needs `password`). */
   sessionId?: bigint;
+  /** The password of the session named by `sessionId`; required with it. */
   password?: Buffer;
   /** Deadline for TCP + handshake over all hosts, before scaling. Default 5000. */
   connectTimeoutMs?: number;
@@ -34,7 +36,9 @@ interface Opened {
 }
 
 export class RawZooKeeperSession implements SessionOwner, AsyncDisposable {
+  /** The session id the server granted (or the one attached to). */
   readonly sessionId: bigint;
+  /** The session password; with `sessionId` it lets another connection take the session over. */
   readonly password: Buffer;
   /** The timeout the server granted. */
   readonly sessionTimeoutMs: number;
@@ -100,6 +104,7 @@ export class RawZooKeeperSession implements SessionOwner, AsyncDisposable {
     return this.#closed;
   }
 
+  /** This session's id and password, e.g. for {@link killSession}. */
   sessionCredentials(): SessionCredentials {
     return { sessionId: this.sessionId, password: this.password };
   }
@@ -179,6 +184,7 @@ export class RawZooKeeperSession implements SessionOwner, AsyncDisposable {
     this.#teardown(undefined);
   }
 
+  /** Calls `close()`, so `await using` releases this at the end of the block. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
