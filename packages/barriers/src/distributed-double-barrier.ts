@@ -76,6 +76,7 @@ export class DistributedDoubleBarrier {
     return this.#ourPath;
   }
 
+  /** Where this member is: IDLE (before enter or after leave), ENTERING, ENTERED or LEAVING. */
   get phase(): DoubleBarrierPhase {
     return this.#phase;
   }

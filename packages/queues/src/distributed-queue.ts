@@ -117,6 +117,7 @@ export class DistributedQueue<T = Buffer> {
     });
   }
 
+  /** LATENT before start(), STARTED, then CLOSED. */
   get state(): QueueState {
     return this.#state;
   }
@@ -270,6 +271,7 @@ export class DistributedQueue<T = Buffer> {
     await this.#safety?.close();
   }
 
+  /** Same as close(): for `await using`. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

@@ -19,6 +19,7 @@ export const ENVELOPE_ITEM_BYTES = 5;
 
 /** A queue node whose data is not a valid envelope (Curator logs these as corrupted items). */
 export class CorruptEnvelopeError extends Error {
+  /** The error class name, for logs and `instanceof`-free checks. */
   override name = 'CorruptEnvelopeError';
 }
 

@@ -3,6 +3,7 @@
  * which Curator throws there).
  */
 export class NoSuchElementError extends Error {
+  /** The error class name, for logs and `instanceof`-free checks. */
   override name = 'NoSuchElementError';
   /** The queue's path. */
   readonly path: string;

@@ -7,31 +7,72 @@ import type { Logger } from '@zkrecipes/framework';
 /** What happened to an item. `path` is always the item's node path. */
 export type QueueEvent =
   /** A put (or putMulti) created `path` holding `count` items (Curator's QueuePutListener). */
-  | { readonly type: 'put'; readonly path: string; readonly count: number }
+  | {
+      /** Discriminant. */
+      readonly type: 'put';
+      /** The item node created. */
+      readonly path: string;
+      /** How many items the node holds (1 for put, more for putMulti). */
+      readonly count: number;
+    }
   /**
    * The consumer was given the `count` items of `path` and the node is gone from the queue:
    * in safe mode after the consumer succeeded, in plain mode as soon as it was taken.
    */
-  | { readonly type: 'consumed'; readonly path: string; readonly count: number }
+  | {
+      /** Discriminant. */
+      readonly type: 'consumed';
+      /** The item node consumed. */
+      readonly path: string;
+      /** How many items the node held. */
+      readonly count: number;
+    }
   /**
    * The consumer threw. `action` is what happened to the node: `requeue` (put back at the end,
    * as `requeuedAs`), `delete`, or `none` (plain mode: it was already removed).
    */
   | {
+      /** Discriminant. */
       readonly type: 'consumerError';
+      /** The item node whose consumer failed. */
       readonly path: string;
+      /** What the consumer threw. */
       readonly error: unknown;
+      /** What was done with the node. */
       readonly action: 'requeue' | 'delete' | 'none';
+      /** With `requeue`: the new node at the end of the queue. */
       readonly requeuedAs?: string | undefined;
     }
   /** Safe mode: the item's lock was lost (session ended) before it was finished; it stays queued. */
-  | { readonly type: 'lockLost'; readonly path: string }
+  | {
+      /** Discriminant. */
+      readonly type: 'lockLost';
+      /** The item node, still queued. */
+      readonly path: string;
+    }
   /** Safe mode: the item was handed back unprocessed (an iterator loop left early, or close()). */
-  | { readonly type: 'released'; readonly path: string }
+  | {
+      /** Discriminant. */
+      readonly type: 'released';
+      /** The item node, still queued. */
+      readonly path: string;
+    }
   /** The node is not a valid envelope, or the serializer rejected it; it was deleted. */
-  | { readonly type: 'corrupt'; readonly path: string; readonly error: unknown }
+  | {
+      /** Discriminant. */
+      readonly type: 'corrupt';
+      /** The deleted node. */
+      readonly path: string;
+      /** Why it could not be read. */
+      readonly error: unknown;
+    }
   /** Taking items failed (e.g. no connection); the queue retries with a growing pause. */
-  | { readonly type: 'takeError'; readonly error: unknown };
+  | {
+      /** Discriminant. */
+      readonly type: 'takeError';
+      /** The failure. */
+      readonly error: unknown;
+    };
 
 /** A Curator-style listener of {@link QueueEvent}s. */
 export type QueueListener = (event: QueueEvent) => unknown;

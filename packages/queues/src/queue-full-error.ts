@@ -6,6 +6,7 @@ export type QueueFullReason = 'maxItems' | 'hardMaxItems';
  * or it reached `hardMaxItems`, which fails at once. Nothing was written.
  */
 export class QueueFullError extends Error {
+  /** The error class name, for logs and `instanceof`-free checks. */
   override name = 'QueueFullError';
   /** The queue's path. */
   readonly path: string;

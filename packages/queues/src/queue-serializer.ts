@@ -6,7 +6,9 @@ import { InvalidArgumentError } from '@zkrecipes/framework';
  * `serialize` may throw for a value it cannot take; put() then rejects before sending anything.
  */
 export interface QueueSerializer<T> {
+  /** Turns an item into the bytes stored in the envelope. */
   serialize(item: T): Uint8Array;
+  /** Turns the bytes of one envelope entry back into an item; may throw on bad input. */
   deserialize(bytes: Buffer): T;
 }
 

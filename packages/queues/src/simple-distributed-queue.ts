@@ -149,6 +149,7 @@ export class SimpleDistributedQueue {
     return Promise.resolve();
   }
 
+  /** Same as close(): for `await using`. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
