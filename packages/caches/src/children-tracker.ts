@@ -2,6 +2,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import {
   ClosedError,
   isWatchBudgetExceeded,
+  WatchBudgetExceededError,
   isNoNode,
   type FrameworkClient,
   type Stat,
@@ -67,6 +68,7 @@ export class ChildrenTracker {
   #listing = false;
   #listAgain = false;
   #forceReads = false;
+  #pendingWatchBytes = 0;
   #budgetWarned = false;
 
   constructor(client: FrameworkClient, path: string, options: ChildrenTrackerOptions) {
@@ -297,11 +299,17 @@ export class ChildrenTracker {
 
   async #readOnce(fullPath: string): Promise<void> {
     const { signal } = this.#options;
-    let watchData = this.#options.watchData;
+    let watchData = this.#options.watchData && this.#dataWatchFits(fullPath);
     for (;;) {
       const watch = watchData ? this.#hub.arm('node', fullPath) : undefined;
+      const pendingBytes = watch === undefined ? 0 : 4 + Buffer.byteLength(fullPath);
+      this.#pendingWatchBytes += pendingBytes;
       try {
-        const { data, stat } = await this.#client.getData(fullPath, { watch: watch?.watcher });
+        const { data, stat } = await this.#client
+          .getData(fullPath, { watch: watch?.watcher })
+          .finally(() => {
+            this.#pendingWatchBytes -= pendingBytes;
+          });
         if (watch !== undefined) {
           watch.token.czxid = stat.czxid;
           this.#hub.confirm('node', fullPath, watch.token);
@@ -326,6 +334,22 @@ export class ChildrenTracker {
         return;
       }
     }
+  }
+
+  /**
+   * Data watches stop at 90% of the client's watch budget: the rest stays free for the watch
+   * the cache cannot do without, its parent's children watch, which is re-armed on every change.
+   */
+  #dataWatchFits(fullPath: string): boolean {
+    // Reads of ours not yet at the wire have not reserved their watch in the client yet.
+    const { budgetBytes, usedBytes } = this.#client.watchBudget;
+    const needed = usedBytes + this.#pendingWatchBytes + 4 + Buffer.byteLength(fullPath);
+    if (needed <= budgetBytes * 0.9) return true;
+    this.#warnBudget(
+      fullPath,
+      new WatchBudgetExceededError('data watches stopped at 90% of the watch budget'),
+    );
+    return false;
   }
 
   #applyData(fullPath: string, stat: Stat, data: Buffer): void {

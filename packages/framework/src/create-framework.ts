@@ -90,6 +90,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     unhandled.next({ error, context });
   };
 
+  const watchBudgetBytes = options.watchBudgetBytes ?? 512 * 1024;
   const connection = new ZooKeeperConnection({
     connectString: options.connectString,
     sessionTimeoutMs,
@@ -99,7 +100,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
       scheme,
       auth: typeof auth === 'string' ? Buffer.from(auth) : auth,
     })),
-    watchBudgetBytes: options.watchBudgetBytes ?? 512 * 1024,
+    watchBudgetBytes,
     logger,
     reportUnhandledError,
   });
@@ -144,6 +145,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     reportUnhandledError,
     unhandledErrors: unhandled,
     closedSignal: closed.signal,
+    watchBudget: () => ({ budgetBytes: watchBudgetBytes, usedBytes: connection.watchBytesInUse }),
   };
 
   let started = false;

@@ -22,7 +22,7 @@ export type {
   TransactionVersionOptions,
 } from './client/transaction-op.js';
 export { aclProviderFrom, defaultAclProvider } from './client/acl-provider.js';
-export type { AclProvider, UnhandledError } from './client/client-context.js';
+export type { AclProvider, UnhandledError, WatchBudget } from './client/client-context.js';
 export type { StateChangedListener } from './client/subscribe-state-listener.js';
 
 // Connection states

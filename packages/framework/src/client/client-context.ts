@@ -49,8 +49,18 @@ export interface ClientContext {
   reportUnhandledError(error: unknown, context: string): void;
   /** The stream `reportUnhandledError` feeds (also logged at error). */
   readonly unhandledErrors: Observable<UnhandledError>;
+  /** Bytes of watched paths in use and the budget (`watchBudgetBytes`). */
+  watchBudget(): WatchBudget;
   /** Aborted when the client closes; background work stops on it. */
   readonly closedSignal: AbortSignal;
+}
+
+/** How much of the client's watch budget is in use (see `watchBudgetBytes`). */
+export interface WatchBudget {
+  /** The budget: bytes of watched paths a reconnect may have to re-send in one packet. */
+  readonly budgetBytes: number;
+  /** Bytes of the paths watched now. */
+  readonly usedBytes: number;
 }
 
 /** Start/stop of the shared connection, owned by createFramework. */

@@ -1,6 +1,11 @@
 import type { Observable } from 'rxjs';
 import { resolveAcl } from './acl-provider.js';
-import type { ClientContext, ClientLifecycle, UnhandledError } from './client-context.js';
+import type {
+  ClientContext,
+  WatchBudget,
+  ClientLifecycle,
+  UnhandledError,
+} from './client-context.js';
 import { createAttempt, prepareCreate, splitPath } from './create-node.js';
 import { deleteNode } from './delete-node.js';
 import { ensurePath } from './ensure-path.js';
@@ -110,6 +115,14 @@ export class FrameworkClient {
    */
   reportUnhandledError(error: unknown, context: string): void {
     this.#context.reportUnhandledError(error, context);
+  }
+
+  /**
+   * The watch budget and how much of it is in use: a recipe that adds many watches (a cache's
+   * data watches) should stop short of it so the watches it cannot do without still fit.
+   */
+  get watchBudget(): WatchBudget {
+    return this.#context.watchBudget();
   }
 
   /** Aborted when the client closes: recipes stop their background work on it. */

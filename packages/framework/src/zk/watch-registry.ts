@@ -32,20 +32,25 @@ export class WatchRegistry {
   readonly #budgetBytes: number;
   readonly #onWatcherError: (error: unknown, path: string) => void;
   #usedBytes = 0;
+  #reservedBytes = 0;
 
   constructor(budgetBytes: number, onWatcherError: (error: unknown, path: string) => void) {
     this.#budgetBytes = budgetBytes;
     this.#onWatcherError = onWatcherError;
   }
 
+  /** Bytes of watched paths, including watches whose request is still in flight. */
   get usedBytes(): number {
-    return this.#usedBytes;
+    return this.#usedBytes + this.#reservedBytes;
   }
 
-  /** Fails when a watch on a path not yet watched would exceed the budget. */
+  /**
+   * Fails when a watch on a path not yet watched would exceed the budget. Watches still in
+   * flight count too (reserved by `wrap`), so a burst of watched reads cannot overshoot.
+   */
   checkBudget(kind: WatchKind, path: string): void {
     if (this.#entries.has(`${kind}:${path}`)) return;
-    const needed = this.#usedBytes + costOf(path);
+    const needed = this.#usedBytes + this.#reservedBytes + costOf(path);
     if (needed > this.#budgetBytes) {
       throw new WatchBudgetExceededError(
         `watch budget exceeded: watching ${path} would need ${needed} bytes of watched paths, ` +
@@ -69,10 +74,17 @@ export class WatchRegistry {
   ): {
     nzcWatcher: NzcWatcher;
     register: () => void;
+    cancel: () => void;
   } {
     const key = `${kind}:${path}`;
     let registered = false;
     let done = false;
+    let reserved = this.#entries.has(key) ? 0 : costOf(path);
+    this.#reservedBytes += reserved;
+    const unreserve = (): void => {
+      this.#reservedBytes -= reserved;
+      reserved = 0;
+    };
     const fire = (event: WatchedEvent): void => {
       if (done) return;
       done = true;
@@ -89,6 +101,7 @@ export class WatchRegistry {
       if (type) fire({ type, path: reportPath });
     };
     const register = (): void => {
+      unreserve();
       if (registered || done) return;
       registered = true;
       let entry = this.#entries.get(key);
@@ -100,7 +113,7 @@ export class WatchRegistry {
       entry.refs += 1;
       entry.pending.add(expire);
     };
-    return { nzcWatcher, register };
+    return { nzcWatcher, register, cancel: unreserve };
   }
 
   /** The session is gone: every outstanding watch is told, and the budget starts over. */

@@ -186,9 +186,14 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     if (!watcher) return this.#run((h) => operation(h, undefined));
     this.#watches.checkBudget(kind, path);
     const wrapped = this.#watches.wrap(kind, path, path, watcher);
-    const result = await this.#run((h) => operation(h, wrapped.nzcWatcher));
-    wrapped.register();
-    return result;
+    try {
+      const result = await this.#run((h) => operation(h, wrapped.nzcWatcher));
+      wrapped.register();
+      return result;
+    } catch (error) {
+      wrapped.cancel();
+      throw error;
+    }
   }
 
   async #run<T>(operation: (handle: NzcHandle) => Promise<T>): Promise<T> {

@@ -61,6 +61,7 @@ export async function fakeSetup(options: FakeSetupOptions = {}): Promise<FakeSet
     reportUnhandledError: (error, where) => unhandledSubject.next({ error, context: where }),
     unhandledErrors: unhandledSubject,
     closedSignal: closed.signal,
+    watchBudget: () => ({ budgetBytes: 512 * 1024, usedBytes: 0 }),
   };
   const lifecycle = {
     closeCalls: 0,

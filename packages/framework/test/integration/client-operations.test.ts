@@ -152,6 +152,32 @@ describe('FrameworkClient operations on a real server', () => {
     }
   });
 
+  it('a burst of watched reads cannot overshoot the watch budget (watches in flight are reserved)', async () => {
+    const small = createFramework({
+      connectString: server.connectString,
+      watchBudgetBytes: 300,
+      logger: silentLogger,
+    });
+    await small.start();
+    try {
+      const base = await client.create(uniquePath('burst'));
+      const paths = Array.from({ length: 30 }, (_, i) => `${base}/n${String(i).padStart(2, '0')}`);
+      await Promise.all(paths.map((path) => client.create(path)));
+      const outcomes = await Promise.allSettled(
+        paths.map((path) => small.exists(path, { watch: () => undefined })),
+      );
+      const watched = paths.filter((_, i) => outcomes[i]?.status === 'fulfilled');
+      const refused = outcomes.filter((o) => o.status === 'rejected');
+      assert.ok(refused.every((o) => isWatchBudgetExceeded(o.reason)));
+      assert.ok(refused.length > 0, 'some watches must be refused');
+      const bytes = watched.reduce((sum, path) => sum + 4 + Buffer.byteLength(path), 0);
+      assert.ok(bytes <= 300, `${bytes} bytes of watches registered over a 300-byte budget`);
+      assert.equal(small.watchBudget.usedBytes, bytes);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('outstanding watches get SESSION_EXPIRED when the session is lost', async () => {
     const path = await client.create(uniquePath('expire'));
     const events: WatchedEvent[] = [];
