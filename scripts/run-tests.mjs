@@ -10,6 +10,7 @@ const workspaceDirs = [
   ...readdirSync(join(root, 'packages')).map((name) => join(root, 'packages', name)),
   join(root, 'test'),
   join(root, 'examples'),
+  join(root, 'bench'),
 ];
 
 function testFiles(dir) {
