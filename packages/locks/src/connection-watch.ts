@@ -43,14 +43,20 @@ export class ConnectionWatch {
     this.#client = client;
     // Every waiting acquire of this client listens to it; dozens at once are normal.
     setMaxListeners(0, this.#closed.signal);
+    const onClose = (): void => {
+      if (this.#closed.signal.aborted) return;
+      this.#loss('CLOSED');
+      this.#closed.abort(new ClosedError());
+    };
+    // closedSignal aborts as close() begins, before the session (and our nodes) are gone, so a
+    // holder hears of it before a successor can acquire.
+    if (client.closedSignal.aborted) onClose();
+    else client.closedSignal.addEventListener('abort', onClose, { once: true });
     client.connectionStates.subscribe({
       next: (state) => {
         if (isErrorState(state, client.errorPolicy)) this.#loss(state as LossCause);
       },
-      complete: () => {
-        this.#loss('CLOSED');
-        this.#closed.abort(new ClosedError());
-      },
+      complete: onClose,
     });
   }
 

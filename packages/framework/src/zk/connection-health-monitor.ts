@@ -41,8 +41,14 @@ export class ConnectionHealthMonitor {
     return Math.floor((this.#sessionTimeoutMs * 2) / 3);
   }
 
+  /**
+   * Time for one connection attempt's handshake: the session timeout shared among the hosts,
+   * but at most a third of it, so even a single host gets several attempts within the session
+   * (a restarting server can accept a connection it never reads).
+   */
   get connectTimeoutMs(): number {
-    return Math.max(500, Math.floor(this.#sessionTimeoutMs / this.#options.serverCount));
+    const perHost = this.#sessionTimeoutMs / this.#options.serverCount;
+    return Math.max(500, Math.floor(Math.min(perHost, this.#sessionTimeoutMs / 3)));
   }
 
   start(): void {
