@@ -1,0 +1,378 @@
+import type { Observable } from 'rxjs';
+import {
+  ConnectionState,
+  InvalidArgumentError,
+  isClosed,
+  isErrorState,
+  isNoNode,
+  isRetryable,
+  joinPath,
+  nodeName,
+  validatePath,
+  validateTimeoutMs,
+  type FrameworkClient,
+  type Logger,
+} from '@zkrecipes/framework';
+import { sortParticipants } from '@zkrecipes/locks';
+import {
+  checkConcurrency,
+  checkFlag,
+  checkId,
+  checkOptionsObject,
+  checkSignal,
+} from './check-options.js';
+import { LeaderState } from './leader-state.js';
+import {
+  LeadershipState,
+  type LeaderError,
+  type LeadershipEvent,
+  type LeadershipListener,
+} from './leadership-state.js';
+import {
+  DEFAULT_PARTICIPANT_READ_CONCURRENCY,
+  LATCH_NODE_NAME,
+  latchParticipantPaths,
+  readLeader,
+  readParticipants,
+  type Participant,
+} from './participant.js';
+import { SingleWatch } from './single-watch.js';
+import { waitForLeadership } from './wait-for-leadership.js';
+
+const MARKERS = [LATCH_NODE_NAME] as const;
+const MAX_RETRY_DELAY_MS = 5000;
+
+/** Options of {@link LeaderLatch}. */
+export interface LeaderLatchOptions {
+  /** This participant's id, stored as its node's data (UTF-8). Default: ''. */
+  readonly id?: string | undefined;
+  /**
+   * Whether `close()` without options calls the notLeader listeners when it ends leadership
+   * (Curator's `CloseMode.NOTIFY_LEADER`). Default: false (Curator's `SILENT`).
+   */
+  readonly notifyLeaderOnClose?: boolean | undefined;
+  /** Participant reads in flight at once in `getParticipants()`. Default: 16. */
+  readonly concurrency?: number | undefined;
+}
+
+/** Options of {@link LeaderLatch.close}. */
+export interface LeaderLatchCloseOptions {
+  /** Call the notLeader listeners if this closes a leadership. Default: the constructor's. */
+  readonly notifyLeader?: boolean | undefined;
+}
+
+/** Options of {@link LeaderLatch.await}. */
+export interface LeaderLatchAwaitOptions {
+  /** Resolve false after this long. Default: wait until leader or closed; 0 does not wait. */
+  readonly timeoutMs?: number | undefined;
+  /** Aborting rejects with `signal.reason`. Default: none. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+type Work = 'check' | 'reset';
+
+/**
+ * Leader election where leadership is a state, not a task (Curator's `LeaderLatch`): every
+ * participant keeps an ephemeral sequential `_c_<uuid>-latch-` node holding its id under
+ * `path`; the first in line leads until it closes or loses its session. Node for node
+ * compatible with Curator 5.x.
+ *
+ * Leadership ends on the client's error-policy states (SUSPENDED under 'standard', LOST
+ * always). On RECONNECTED the latch looks again and keeps its node while the session
+ * survived; it makes a new node when the session changed or its node or the latch path is
+ * gone. It leads only through a node whose `ephemeralOwner` is its current session, never
+ * through one left by an earlier session (CURATOR-696). Beyond Curator, the leader watches its
+ * own node, so it notices at once when that node is deleted.
+ *
+ * @example
+ * const latch = new LeaderLatch(client, '/app/scheduler', { id: 'node-1' });
+ * latch.on('isLeader', () => scheduler.resume());
+ * latch.on('notLeader', () => scheduler.pause());
+ * await latch.start();
+ * if (await latch.await({ timeoutMs: 10_000 })) console.log('leading');
+ */
+export class LeaderLatch {
+  readonly #client: FrameworkClient;
+  readonly #path: string;
+  readonly #id: string;
+  readonly #notifyLeaderOnClose: boolean;
+  readonly #concurrency: number;
+  readonly #logger: Logger;
+  readonly #leadership: LeadershipState;
+  #state: LeaderState = LeaderState.LATENT;
+  #ourPath: string | undefined;
+  /** The session our node was created in. */
+  #ourSession: bigint | undefined;
+  #lastPathIsLeader: string | undefined;
+  #pending: Work | undefined;
+  #running: Promise<void> | undefined;
+  #failures = 0;
+  #retryTimer: NodeJS.Timeout | undefined;
+  /** The node ahead of ours, or ours while we lead: its change makes us look again. */
+  readonly #watch: SingleWatch;
+  /** Counts error-policy states, so a check that spans one does not claim leadership. */
+  #troubles = 0;
+  #stopListening: (() => void) | undefined;
+
+  constructor(client: FrameworkClient, path: string, options: LeaderLatchOptions = {}) {
+    validatePath(path);
+    checkOptionsObject(options);
+    this.#id = checkId(options.id);
+    this.#notifyLeaderOnClose = checkFlag('notifyLeaderOnClose', options.notifyLeaderOnClose);
+    this.#concurrency = checkConcurrency(options.concurrency, DEFAULT_PARTICIPANT_READ_CONCURRENCY);
+    this.#client = client;
+    this.#path = path;
+    this.#logger = client.logger.child({ component: 'LeaderLatch', path });
+    this.#leadership = new LeadershipState(this.#logger);
+    this.#watch = new SingleWatch(client, (event) => {
+      this.#logger.debug('watch fired', { type: event.type, watched: event.path });
+      this.#request('check');
+    });
+  }
+
+  /** The latch's path. */
+  get path(): string {
+    return this.#path;
+  }
+
+  /** This participant's id (its node's data). */
+  get id(): string {
+    return this.#id;
+  }
+
+  get state(): LeaderState {
+    return this.#state;
+  }
+
+  /** True while this participant leads (Curator's `hasLeadership()`). */
+  get hasLeadership(): boolean {
+    return this.#state === LeaderState.STARTED && this.#leadership.value;
+  }
+
+  /** Leadership over time; replays the current value. Completes on close. */
+  get leadership(): Observable<boolean> {
+    return this.#leadership.changes;
+  }
+
+  /** Background failures: requests that failed past the retry policy, throwing listeners. */
+  get errors(): Observable<LeaderError> {
+    return this.#leadership.errors;
+  }
+
+  /** Our node, when we have one (Curator's `getOurPath()`); it changes after a reset. */
+  get ourPath(): string | undefined {
+    return this.#ourPath;
+  }
+
+  /** The last node through which we led (Curator's `getLastPathIsLeader()`). */
+  get lastPathIsLeader(): string | undefined {
+    return this.#lastPathIsLeader;
+  }
+
+  /**
+   * Calls `listener` (asynchronously, isolated) when leadership starts ('isLeader') or ends
+   * ('notLeader'). Returns the function that removes it.
+   */
+  on(event: LeadershipEvent, listener: LeadershipListener): () => void {
+    return this.#leadership.on(event, listener);
+  }
+
+  /** Joins the election; the node is created in the background. A second call rejects. */
+  start(): Promise<void> {
+    if (this.#state !== LeaderState.LATENT) {
+      return Promise.reject(
+        new InvalidArgumentError(`start() on a ${this.#state} LeaderLatch`, { path: this.#path }),
+      );
+    }
+    this.#state = LeaderState.STARTED;
+    this.#stopListening = this.#client.on('stateChanged', (state) => this.#onState(state));
+    this.#request('reset');
+    return Promise.resolve();
+  }
+
+  /**
+   * Waits until this participant leads (Curator's `await`): true once it does, false when
+   * `timeoutMs` passes first or the latch is not started or closes. Rejects with
+   * `signal.reason` when aborted.
+   */
+  async await(options: LeaderLatchAwaitOptions = {}): Promise<boolean> {
+    checkOptionsObject(options);
+    if (options.timeoutMs !== undefined) validateTimeoutMs('timeoutMs', options.timeoutMs);
+    checkSignal(options.signal)?.throwIfAborted();
+    if (this.#state !== LeaderState.STARTED) return false;
+    return await waitForLeadership(this.#leadership.changes, options);
+  }
+
+  /**
+   * Leaves the election: deletes our node, removes listeners and silences watches; resolves
+   * once the node is gone (or its delete is handed to the client's guaranteed deletes). A
+   * leader's notLeader listeners are called only with `notifyLeader`. Twice is a no-op.
+   */
+  async close(options: LeaderLatchCloseOptions = {}): Promise<void> {
+    checkOptionsObject(options);
+    const notify =
+      options.notifyLeader === undefined
+        ? this.#notifyLeaderOnClose
+        : checkFlag('notifyLeader', options.notifyLeader);
+    if (this.#state === LeaderState.CLOSED) return;
+    this.#state = LeaderState.CLOSED;
+    this.#stopListening?.();
+    clearTimeout(this.#retryTimer);
+    this.#watch.silence();
+    this.#pending = undefined;
+    // Leadership ends before our node goes, so we never overlap with the next leader.
+    this.#leadership.set(false, notify);
+    // Work in flight sees CLOSED after its request; a node or watch it made goes here.
+    await this.#running;
+    this.#watch.silence();
+    await this.#deleteOurNode();
+    this.#leadership.close();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  /** Every participant in election order, the leader first (Curator's `getParticipants()`). */
+  async getParticipants(): Promise<Participant[]> {
+    return readParticipants(
+      this.#client,
+      await latchParticipantPaths(this.#client, this.#path),
+      this.#concurrency,
+    );
+  }
+
+  /** The current leader, or undefined when nobody takes part (Curator returns a dummy). */
+  async getLeader(): Promise<Participant | undefined> {
+    return readLeader(this.#client, await latchParticipantPaths(this.#client, this.#path));
+  }
+
+  #onState(state: ConnectionState): void {
+    if (this.#state !== LeaderState.STARTED) return;
+    if (isErrorState(state, this.#client.errorPolicy)) {
+      this.#troubles++;
+      this.#leadership.set(false);
+    } else if (state === ConnectionState.RECONNECTED) {
+      // The check resets when the session changed: our node would vanish with the old one.
+      this.#request('check');
+    }
+  }
+
+  /** Asks for a check or a reset; one runs at a time, and a reset covers a check. */
+  #request(work: Work): void {
+    if (this.#state !== LeaderState.STARTED) return;
+    this.#pending = work === 'reset' || this.#pending === 'reset' ? 'reset' : 'check';
+    this.#running ??= this.#drain();
+  }
+
+  async #drain(): Promise<void> {
+    for (let work = this.#pending; work !== undefined; work = this.#pending) {
+      this.#pending = undefined;
+      if (this.#state !== LeaderState.STARTED) break;
+      try {
+        if (work === 'reset') await this.#reset();
+        else await this.#check();
+        this.#failures = 0;
+      } catch (error) {
+        this.#failed(work, error);
+      }
+    }
+    this.#running = undefined;
+  }
+
+  /** A request failed past the retry policy: try again later (and on the next RECONNECTED). */
+  #failed(work: Work, error: unknown): void {
+    if (this.#state !== LeaderState.STARTED || isClosed(error)) return;
+    const delayMs = Math.min(100 * 2 ** this.#failures++, MAX_RETRY_DELAY_MS);
+    if (isRetryable(error)) {
+      this.#logger.debug(`${work} failed; trying again`, { delayMs, error });
+    } else {
+      this.#leadership.report(error, work);
+    }
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = setTimeout(() => this.#request(work), delayMs);
+  }
+
+  /** Gives up our node (if any) and queues with a new one (Curator's `reset()`). */
+  async #reset(): Promise<void> {
+    this.#leadership.set(false);
+    this.#watch.silence();
+    await this.#deleteOurNode();
+    const created = await this.#client.create(joinPath(this.#path, LATCH_NODE_NAME), {
+      mode: 'EPHEMERAL_SEQUENTIAL',
+      protection: true,
+      createParents: true,
+      data: Buffer.from(this.#id, 'utf8'),
+    });
+    // Read as the reply is handled: the session the node belongs to.
+    const session = this.#client.sessionId;
+    this.#ourPath = created;
+    this.#ourSession = session;
+    if (this.#state !== LeaderState.STARTED) return; // close() deletes it
+    await this.#check();
+  }
+
+  /** Looks where we stand (Curator's `checkLeadership`): lead, or watch the node ahead. */
+  async #check(): Promise<void> {
+    const troubles = this.#troubles;
+    const ourPath = this.#ourPath;
+    if (ourPath === undefined || this.#ourSession !== this.#client.sessionId) {
+      return this.#reset();
+    }
+    let children: string[];
+    try {
+      children = await this.#client.getChildren(this.#path);
+    } catch (error) {
+      if (isNoNode(error)) return this.#reset(); // the latch path is gone (CURATOR-724)
+      throw error;
+    }
+    if (this.#state !== LeaderState.STARTED) return;
+    const sorted = sortParticipants(children, MARKERS);
+    const index = sorted.indexOf(nodeName(ourPath));
+    if (index < 0) return this.#reset();
+    if (index > 0) {
+      this.#leadership.set(false);
+      if (!(await this.#watch.read(joinPath(this.#path, sorted[index - 1]!)))) {
+        this.#request('check'); // the node ahead went meanwhile
+      }
+      return;
+    }
+    // First in line. Lead only through a node of our current session (CURATOR-696): one left
+    // by an earlier session would vanish when the server expires that session, and another
+    // participant would lead while we still think we do. The read also sets a watch on our
+    // own node, so its deletion makes us look again at once.
+    const stat = await this.#watch.read(ourPath);
+    if (this.#state !== LeaderState.STARTED) return;
+    if (stat === undefined || stat.ephemeralOwner !== this.#client.sessionId) {
+      this.#logger.info('our node is gone or belongs to another session; queueing again', {
+        ourPath,
+        ephemeralOwner: stat === undefined ? undefined : `0x${stat.ephemeralOwner.toString(16)}`,
+      });
+      return this.#reset();
+    }
+    // A connection problem since the check began: RECONNECTED will make us look again.
+    if (troubles !== this.#troubles) return;
+    const state = this.#client.connectionState;
+    if (state !== undefined && isErrorState(state, this.#client.errorPolicy)) return;
+    this.#lastPathIsLeader = ourPath;
+    this.#leadership.set(true);
+  }
+
+  async #deleteOurNode(): Promise<void> {
+    const ourPath = this.#ourPath;
+    this.#ourPath = undefined;
+    this.#ourSession = undefined;
+    if (ourPath === undefined) return;
+    try {
+      await this.#client.delete(ourPath, { guaranteed: true, quietly: true });
+    } catch (error) {
+      // Guaranteed: the client keeps deleting it in the background (or its session is gone).
+      if (!isClosed(error)) {
+        this.#logger.debug('could not delete our node yet; retrying in the background', {
+          ourPath,
+          error,
+        });
+      }
+    }
+  }
+}

@@ -1,0 +1,109 @@
+// Leadership over time, as both recipes expose it: a BehaviorSubject (late subscribers get the
+// current value, the getter reads it synchronously) and Curator-style isLeader/notLeader
+// listeners. Listeners run asynchronously, each isolated: one that throws, rejects or blocks
+// for a while cannot hold up the election or the other listeners.
+import { BehaviorSubject, Subject, type Observable } from 'rxjs';
+import { InvalidArgumentError, type Logger } from '@zkrecipes/framework';
+
+/** The listener events of both recipes (Curator's `LeaderLatchListener` methods). */
+export type LeadershipEvent = 'isLeader' | 'notLeader';
+
+/** A listener for {@link LeadershipEvent}s; a returned promise's rejection is reported. */
+export type LeadershipListener = () => unknown;
+
+/** A failure with no caller to reject: a throwing listener, a background request that failed. */
+export interface LeaderError {
+  readonly error: unknown;
+  /** Where it happened, e.g. 'isLeader listener', 'takeLeadership'. */
+  readonly context: string;
+}
+
+/** Internal: the leadership flag, its stream, its listeners and the recipe's error stream. */
+export class LeadershipState {
+  readonly #subject = new BehaviorSubject<boolean>(false);
+  readonly #errors = new Subject<LeaderError>();
+  readonly #listeners: Record<LeadershipEvent, Set<LeadershipListener>> = {
+    isLeader: new Set(),
+    notLeader: new Set(),
+  };
+  readonly #logger: Logger;
+  #closed = false;
+
+  constructor(logger: Logger) {
+    this.#logger = logger;
+  }
+
+  get value(): boolean {
+    return this.#subject.value;
+  }
+
+  get changes(): Observable<boolean> {
+    return this.#subject.asObservable();
+  }
+
+  get errors(): Observable<LeaderError> {
+    return this.#errors.asObservable();
+  }
+
+  /**
+   * Sets the flag; on a change the stream emits at once and, with `notify`, the matching
+   * listeners are called from microtasks (in the order of the changes).
+   */
+  set(value: boolean, notify = true): void {
+    if (this.#closed || this.#subject.value === value) return;
+    this.#logger.info(value ? 'leadership gained' : 'leadership ended');
+    this.#subject.next(value);
+    if (!notify) return;
+    const event: LeadershipEvent = value ? 'isLeader' : 'notLeader';
+    for (const listener of this.#listeners[event]) {
+      queueMicrotask(() => {
+        // One removed in the meantime (or by close) gets nothing more.
+        if (this.#listeners[event].has(listener)) this.#call(listener, event);
+      });
+    }
+  }
+
+  on(event: LeadershipEvent, listener: LeadershipListener): () => void {
+    if (event !== 'isLeader' && event !== 'notLeader') {
+      throw new InvalidArgumentError(
+        `unknown event ${JSON.stringify(event)}; use 'isLeader' or 'notLeader'`,
+      );
+    }
+    if (typeof listener !== 'function') {
+      throw new InvalidArgumentError(`listener must be a function; got ${typeof listener}`);
+    }
+    // A wrapper per registration: adding the same function twice gives two independent ones.
+    const entry: LeadershipListener = () => listener();
+    if (!this.#closed) this.#listeners[event].add(entry);
+    return () => {
+      this.#listeners[event].delete(entry);
+    };
+  }
+
+  /** Reports a background failure on the errors stream and the log. */
+  report(error: unknown, context: string): void {
+    this.#logger.error(`unhandled error in ${context}`, { error });
+    if (!this.#closed) this.#errors.next({ error, context });
+  }
+
+  /** Removes every listener and completes both streams (the flag keeps its last value). */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#listeners.isLeader.clear();
+    this.#listeners.notLeader.clear();
+    this.#subject.complete();
+    this.#errors.complete();
+  }
+
+  #call(listener: LeadershipListener, event: LeadershipEvent): void {
+    try {
+      const result = listener();
+      if (result instanceof Promise) {
+        result.catch((error: unknown) => this.report(error, `${event} listener`));
+      }
+    } catch (error) {
+      this.report(error, `${event} listener`);
+    }
+  }
+}
