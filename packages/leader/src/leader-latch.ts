@@ -140,6 +140,7 @@ export class LeaderLatch {
     return this.#id;
   }
 
+  /** LATENT before start(), STARTED, then CLOSED after close(). */
   get state(): LeaderState {
     return this.#state;
   }
@@ -229,6 +230,7 @@ export class LeaderLatch {
     this.#leadership.close();
   }
 
+  /** Same as close(): for `await using`. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

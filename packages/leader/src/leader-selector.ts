@@ -37,6 +37,7 @@ export type TakeLeadership = (signal: AbortSignal) => unknown;
 
 /** The object form of the listener, as in Curator. */
 export interface LeaderSelectorListener {
+  /** Runs while this participant leads; leadership ends when it returns. Stop when `signal` aborts. */
   takeLeadership(signal: AbortSignal): unknown;
 }
 
@@ -158,6 +159,7 @@ export class LeaderSelector {
     return this.#id;
   }
 
+  /** LATENT before start(), STARTED, then CLOSED after close(). */
   get state(): LeaderState {
     return this.#state;
   }
@@ -255,6 +257,7 @@ export class LeaderSelector {
     this.#leadership.close();
   }
 
+  /** Same as close(): for `await using`. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

@@ -4,8 +4,11 @@
  * recipe is never restarted: `start()` twice, or after `close()`, is an error.
  */
 export const LeaderState = {
+  /** Constructed, not started. */
   LATENT: 'LATENT',
+  /** Taking part in the election. */
   STARTED: 'STARTED',
+  /** Closed: its node is removed; it never takes part again. */
   CLOSED: 'CLOSED',
 } as const;
 export type LeaderState = (typeof LeaderState)[keyof typeof LeaderState];

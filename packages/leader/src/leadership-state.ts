@@ -13,6 +13,7 @@ export type LeadershipListener = () => unknown;
 
 /** A failure with no caller to reject: a throwing listener, a background request that failed. */
 export interface LeaderError {
+  /** What was thrown or rejected. */
   readonly error: unknown;
   /** Where it happened, e.g. 'isLeader listener', 'takeLeadership'. */
   readonly context: string;
