@@ -11,7 +11,7 @@ import {
 } from '@zkrecipes/framework';
 import { READY_NODE, sortedMembers } from './barrier-members.js';
 import { validateWaitOptions, type WaitOptions } from './wait-options.js';
-import { deadlineOf, TIMED_OUT, Wake, waitForWake } from './wake.js';
+import { deadlineOf, TIMED_OUT, Wake, waitForWake } from '@zkrecipes/framework';
 
 /** Where a {@link DistributedDoubleBarrier} object is in its enter/leave cycle. */
 export type DoubleBarrierPhase = 'IDLE' | 'ENTERING' | 'ENTERED' | 'LEAVING';

@@ -13,4 +13,4 @@ export type { NodeCacheListener, NodeCacheStartOptions } from './node-cache.js';
 export { compareChildData } from './child-data.js';
 export type { ChildData } from './child-data.js';
 export { RecipeState } from './recipe-state.js';
-export type { RecipeError } from './event-dispatcher.js';
+export type { RecipeError } from '@zkrecipes/framework';

@@ -9,8 +9,13 @@ import {
   type FrameworkClient,
 } from '@zkrecipes/framework';
 import type { ChildData } from './child-data.js';
-import { EventDispatcher, type RecipeError } from './event-dispatcher.js';
-import { booleanOption, checkListener, checkOptionsObject, describe } from './option-checks.js';
+import { EventDispatcher, type RecipeError } from '@zkrecipes/framework';
+import {
+  booleanOption,
+  checkListener,
+  checkOptionsObject,
+  describeValue,
+} from '@zkrecipes/framework';
 import { RecipeState } from './recipe-state.js';
 import { WatchHub } from './watch-hub.js';
 
@@ -87,7 +92,7 @@ export class NodeCache {
   /** Adds a listener for each change; returns the function that removes it. */
   on(event: 'nodeChanged', listener: NodeCacheListener): () => void {
     if (event !== 'nodeChanged') {
-      throw new InvalidArgumentError(`unknown event ${describe(event)}; only 'nodeChanged'`);
+      throw new InvalidArgumentError(`unknown event ${describeValue(event)}; only 'nodeChanged'`);
     }
     checkListener(listener);
     return this.#dispatcher.add(listener);

@@ -9,14 +9,14 @@ import {
 } from '@zkrecipes/framework';
 import { compareChildData, type ChildData } from './child-data.js';
 import { ChildrenTracker } from './children-tracker.js';
-import { EventDispatcher, type RecipeError } from './event-dispatcher.js';
+import { EventDispatcher, type RecipeError } from '@zkrecipes/framework';
 import {
   booleanOption,
   checkListener,
   checkOptionsObject,
-  describe,
+  describeValue,
   positiveIntegerOption,
-} from './option-checks.js';
+} from '@zkrecipes/framework';
 import type {
   PathChildrenCacheEvent,
   PathChildrenCacheListener,
@@ -124,7 +124,7 @@ export class PathChildrenCache {
    */
   on(event: 'childEvent', listener: PathChildrenCacheListener): () => void {
     if (event !== 'childEvent') {
-      throw new InvalidArgumentError(`unknown event ${describe(event)}; only 'childEvent'`);
+      throw new InvalidArgumentError(`unknown event ${describeValue(event)}; only 'childEvent'`);
     }
     checkListener(listener);
     return this.#dispatcher.add(listener);
@@ -137,7 +137,7 @@ export class PathChildrenCache {
    */
   async start(mode: StartMode = StartMode.NORMAL): Promise<void> {
     if (!Object.values(StartMode).includes(mode)) {
-      throw new InvalidArgumentError(`unknown start mode ${describe(mode)}`);
+      throw new InvalidArgumentError(`unknown start mode ${describeValue(mode)}`);
     }
     if (this.#state !== RecipeState.LATENT) {
       throw new InvalidArgumentError(`start() on a ${this.#state} PathChildrenCache`, {

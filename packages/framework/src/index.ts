@@ -117,7 +117,12 @@ export { MAX_PATH_BYTES, validatePath } from './paths/validate-path.js';
 export type { ValidatePathOptions } from './paths/validate-path.js';
 export { MAX_NODE_DATA_BYTES, validateData } from './paths/validate-data.js';
 export type { ValidateDataOptions } from './paths/validate-data.js';
-export { MAX_TIMER_DELAY_MS, validateTimeoutMs, validateVersion } from './paths/validate-number.js';
+export {
+  describeValue,
+  MAX_TIMER_DELAY_MS,
+  validateTimeoutMs,
+  validateVersion,
+} from './paths/validate-number.js';
 export {
   joinPath,
   nodeName,
@@ -152,3 +157,15 @@ export type {
 } from './logging/connection-issue-logger.js';
 export { registerCloseOnExit } from './lifecycle/close-on-exit.js';
 export type { Closable, CloseOnExitOptions } from './lifecycle/close-on-exit.js';
+
+// Support for recipe packages: waiting on a watch, isolated event delivery, option checks
+export { EventDispatcher } from './recipe-support/event-dispatcher.js';
+export type { RecipeError } from './recipe-support/event-dispatcher.js';
+export { deadlineOf, TIMED_OUT, Wake, waitForWake } from './recipe-support/wake.js';
+export type { WaitForWakeOptions } from './recipe-support/wake.js';
+export {
+  booleanOption,
+  checkListener,
+  checkOptionsObject,
+  positiveIntegerOption,
+} from './recipe-support/option-checks.js';

@@ -12,13 +12,13 @@ import {
   StartMode,
   type RecipeError,
 } from '@zkrecipes/caches';
-import { EventDispatcher } from './event-dispatcher.js';
+import { EventDispatcher } from '@zkrecipes/framework';
 import {
   checkListener,
   checkOptionsObject,
-  describe,
+  describeValue,
   positiveIntegerOption,
-} from './option-checks.js';
+} from '@zkrecipes/framework';
 import { PersistentNode, type WaitForInitialCreateOptions } from './persistent-node.js';
 
 /** Options of {@link GroupMember}. */
@@ -71,7 +71,7 @@ export class GroupMember {
     validatePath(groupPath);
     if (typeof memberId !== 'string' || memberId === '' || memberId.includes('/')) {
       throw new InvalidArgumentError(
-        `memberId must be a non-empty node name without "/"; got ${describe(memberId)}`,
+        `memberId must be a non-empty node name without "/"; got ${describeValue(memberId)}`,
         { path: groupPath },
       );
     }
@@ -123,7 +123,9 @@ export class GroupMember {
   /** Adds a listener for membership changes; returns the function that removes it. */
   on(event: 'membersChanged', listener: GroupMembersListener): () => void {
     if (event !== 'membersChanged') {
-      throw new InvalidArgumentError(`unknown event ${describe(event)}; only 'membersChanged'`);
+      throw new InvalidArgumentError(
+        `unknown event ${describeValue(event)}; only 'membersChanged'`,
+      );
     }
     checkListener(listener);
     return this.#dispatcher.add(listener);

@@ -13,9 +13,14 @@ import {
   type Logger,
 } from '@zkrecipes/framework';
 import { RecipeState, type RecipeError } from '@zkrecipes/caches';
-import { EventDispatcher } from './event-dispatcher.js';
+import { EventDispatcher } from '@zkrecipes/framework';
 import { NodeKeeper } from './node-keeper.js';
-import { booleanOption, checkListener, checkOptionsObject, describe } from './option-checks.js';
+import {
+  booleanOption,
+  checkListener,
+  checkOptionsObject,
+  describeValue,
+} from '@zkrecipes/framework';
 
 /** Options of {@link PersistentNode}. */
 export interface PersistentNodeOptions {
@@ -79,7 +84,7 @@ export class PersistentNode {
     const sequential = mode === CreateMode.EPHEMERAL_SEQUENTIAL || mode === 'PERSISTENT_SEQUENTIAL';
     validatePath(path, { sequential });
     if (!Object.values(CreateMode).includes(mode)) {
-      throw new InvalidArgumentError(`unknown create mode ${describe(mode)}`, { path });
+      throw new InvalidArgumentError(`unknown create mode ${describeValue(mode)}`, { path });
     }
     checkData(data);
     checkOptionsObject(options);
@@ -149,7 +154,7 @@ export class PersistentNode {
   /** Curator's `getListenable().addListener`; returns the function that removes it. */
   on(event: 'nodeCreated', listener: PersistentNodeListener): () => void {
     if (event !== 'nodeCreated') {
-      throw new InvalidArgumentError(`unknown event ${describe(event)}; only 'nodeCreated'`);
+      throw new InvalidArgumentError(`unknown event ${describeValue(event)}; only 'nodeCreated'`);
     }
     checkListener(listener);
     return this.#dispatcher.add(listener);
@@ -259,6 +264,8 @@ function protectedPath(path: string): string {
 
 function checkData(data: unknown): void {
   if (!(data instanceof Uint8Array)) {
-    throw new InvalidArgumentError(`data must be a Buffer or Uint8Array; got ${describe(data)}`);
+    throw new InvalidArgumentError(
+      `data must be a Buffer or Uint8Array; got ${describeValue(data)}`,
+    );
   }
 }

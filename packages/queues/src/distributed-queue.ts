@@ -17,7 +17,7 @@ import { QueueEvents, type QueueEvent, type QueueListener } from './queue-events
 import { DISTRIBUTED_QUEUE_PREFIX } from './queue-node-names.js';
 import type { QueueSerializer } from './queue-serializer.js';
 import { QueueTaker } from './queue-taker.js';
-import { TIMED_OUT, waitForWake } from './wake.js';
+import { TIMED_OUT, waitForWake } from '@zkrecipes/framework';
 import {
   describeValue,
   validateNodeSize,

@@ -24,7 +24,7 @@ import {
   type TransactionOp,
 } from '@zkrecipes/framework';
 import { DISTRIBUTED_QUEUE_PREFIX } from './queue-node-names.js';
-import type { Wake } from './wake.js';
+import type { Wake } from '@zkrecipes/framework';
 
 /** The prefix of presence nodes in the lock path (never an item name: those are `queue-N`). */
 export const PRESENCE_PREFIX = 'zkr-consumer-';

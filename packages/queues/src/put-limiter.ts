@@ -10,7 +10,7 @@
 // so like Curator's the bound is approximate; consumers' deletes only make it stricter.
 import type { FrameworkClient } from '@zkrecipes/framework';
 import { QueueFullError } from './queue-full-error.js';
-import { TIMED_OUT, Wake, waitForWake } from './wake.js';
+import { TIMED_OUT, Wake, waitForWake } from '@zkrecipes/framework';
 
 /** The default ceiling on a queue's nodes (see put-limiter.ts). */
 export const DEFAULT_HARD_MAX_ITEMS = 50_000;

@@ -9,7 +9,7 @@ import type { LeaseEnd, LockSafety } from './lock-safety.js';
 import type { QueueEvents } from './queue-events.js';
 import type { QueueSerializer } from './queue-serializer.js';
 import type { QueueTaker, TakenItem } from './queue-taker.js';
-import { TIMED_OUT } from './wake.js';
+import { TIMED_OUT } from '@zkrecipes/framework';
 
 /** What a consumer is told besides the item. */
 export interface ConsumeContext {

@@ -21,7 +21,7 @@ import {
 } from '@zkrecipes/framework';
 import type { Lease, LockSafety } from './lock-safety.js';
 import { sortItems } from './queue-node-names.js';
-import { TIMED_OUT, Wake, waitForWake } from './wake.js';
+import { TIMED_OUT, Wake, waitForWake } from '@zkrecipes/framework';
 
 /** An item taken off the queue. */
 export interface TakenItem {

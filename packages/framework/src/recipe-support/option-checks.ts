@@ -1,10 +1,11 @@
-import { InvalidArgumentError } from '@zkrecipes/framework';
+import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
+import { describeValue } from '../paths/validate-number.js';
 
 /** Throws unless `options` is undefined or a plain object (not an array, not a primitive). */
 export function checkOptionsObject(options: unknown): void {
   if (options === undefined) return;
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new InvalidArgumentError(`options must be an object; got ${describe(options)}`);
+    throw new InvalidArgumentError(`options must be an object; got ${describeValue(options)}`);
   }
 }
 
@@ -12,7 +13,7 @@ export function checkOptionsObject(options: unknown): void {
 export function booleanOption(name: string, value: unknown, fallback: boolean): boolean {
   if (value === undefined) return fallback;
   if (typeof value !== 'boolean') {
-    throw new InvalidArgumentError(`${name} must be a boolean; got ${describe(value)}`);
+    throw new InvalidArgumentError(`${name} must be a boolean; got ${describeValue(value)}`);
   }
   return value;
 }
@@ -21,7 +22,9 @@ export function booleanOption(name: string, value: unknown, fallback: boolean): 
 export function positiveIntegerOption(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new InvalidArgumentError(`${name} must be a whole number >= 1; got ${describe(value)}`);
+    throw new InvalidArgumentError(
+      `${name} must be a whole number >= 1; got ${describeValue(value)}`,
+    );
   }
   return value;
 }
@@ -29,25 +32,6 @@ export function positiveIntegerOption(name: string, value: unknown, fallback: nu
 /** Throws unless `listener` is a function. */
 export function checkListener(listener: unknown): void {
   if (typeof listener !== 'function') {
-    throw new InvalidArgumentError(`listener must be a function; got ${describe(listener)}`);
-  }
-}
-
-/** A short description of a bad value for error messages. */
-export function describe(value: unknown): string {
-  switch (typeof value) {
-    case 'string':
-      return JSON.stringify(value);
-    case 'bigint':
-      return `${value}n`;
-    case 'number':
-    case 'boolean':
-    case 'undefined':
-    case 'symbol':
-      return String(value);
-    case 'function':
-      return 'a function';
-    default:
-      return value === null ? 'null' : Array.isArray(value) ? 'an array' : 'an object';
+    throw new InvalidArgumentError(`listener must be a function; got ${describeValue(listener)}`);
   }
 }

@@ -1,6 +1,9 @@
 // Waiting on a one-shot ZooKeeper watch with a deadline, an AbortSignal and the client's
-// lifetime (the same helper as @zkrecipes/barriers; packages do not share internals).
-import { ClosedError, type FrameworkClient, type WatchedEvent } from '@zkrecipes/framework';
+// lifetime. Many recipe waits are "read with a watch, then wait for the watch (or give up)",
+// so that shape lives here once, for every recipe package.
+import type { FrameworkClient } from '../client/framework-client.js';
+import { ClosedError } from '../errors/zookeeper-error-classes.js';
+import type { WatchedEvent } from '../zk/zookeeper-types.js';
 
 /** What {@link waitForWake} resolves when the deadline passes first. */
 export const TIMED_OUT: unique symbol = Symbol('timed out');

@@ -1,5 +1,5 @@
 import { Subject, type Observable } from 'rxjs';
-import type { Logger } from '@zkrecipes/framework';
+import type { Logger } from '../logging/logger.js';
 
 /** A failure with no caller to reject: a throwing listener, a background read that failed. */
 export interface RecipeError {
@@ -16,8 +16,8 @@ export interface RecipeError {
  * recipe sees a consistent state), and a listener that throws or rejects is reported on
  * {@link errors} and the log instead of propagating.
  *
- * The framework routes its own listener failures to `client.unhandledErrors`, but offers no
- * public way for a recipe to feed that stream; hence this recipe-level `errors` stream.
+ * For recipes: each keeps its own `errors` stream (a recipe's failures belong to it), and may
+ * also feed `client.reportUnhandledError`.
  */
 export class EventDispatcher<E> {
   readonly #subject: Subject<E>;
