@@ -36,10 +36,12 @@ export class EventDispatcher<E> {
     this.#listenerName = listenerName;
   }
 
+  /** The recipe's events, delivered in order from a microtask. */
   get events(): Observable<E> {
     return this.#subject.asObservable();
   }
 
+  /** Failures of listeners and background work, also logged at error. */
   get errors(): Observable<RecipeError> {
     return this.#errors.asObservable();
   }

@@ -15,7 +15,9 @@ export const TIMED_OUT: unique symbol = Symbol('timed out');
  */
 export class Wake {
   readonly #controller = new AbortController();
+  /** Resolves with the first event the watch delivers. */
   readonly event: Promise<WatchedEvent>;
+  /** The watcher to pass to the read (`{ watch: wake.watch, signal: wake.signal }`). */
   readonly watch: (event: WatchedEvent) => void;
 
   constructor() {
@@ -29,6 +31,7 @@ export class Wake {
     return this.#controller.signal;
   }
 
+  /** Silences the watcher from our side. */
   cancel(): void {
     this.#controller.abort();
   }
