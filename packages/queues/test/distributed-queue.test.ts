@@ -352,7 +352,15 @@ describe('DistributedQueue', () => {
     });
     await producer.start();
     for (let i = 0; i < 300; i += 1) await producer.put(String(i));
-    await waitFor(() => collected.flat().length === 300, { message: '300 items' });
+    // Seen once to time out at 10 s in a full parallel run (not reproduced in 20 runs since):
+    // a longer limit, and a message that says how far each iterator got.
+    await waitFor(() => collected.flat().length === 300, {
+      timeoutMs: 30_000,
+      message: '300 items',
+    }).catch((error: unknown) => {
+      const counts = collected.map((c) => c.length).join(' + ');
+      throw new Error(`only ${counts} of 300 items arrived`, { cause: error });
+    });
     controller.abort();
     await Promise.all(loops);
     const all = collected.flat().map(Number);
