@@ -264,9 +264,12 @@ export class QueueTaker {
       try {
         const children = await client.getChildren(
           queuePath,
-          watch === undefined ? {} : { watch, signal: this.#closed.signal },
+          watch === undefined ? {} : { watch: watch.watcher, signal: this.#closed.signal },
         );
-        if (watch !== undefined) this.#watchArmed = true;
+        // The watch can fire before this reply is processed (the client runs watchers as the
+        // event arrives); then it is no longer armed, and saying it is would lose every later
+        // change: consumers would wait on an empty listing while items pile up.
+        if (watch !== undefined && !watch.fired) this.#watchArmed = true;
         this.#absorb(children);
         return;
       } catch (error) {
@@ -274,7 +277,7 @@ export class QueueTaker {
       }
       // The queue node itself is gone (removed by hand): nothing to take until it is back.
       const stat = await client.exists(queuePath, {
-        watch: this.#childrenWatcher(),
+        watch: this.#childrenWatcher().watcher,
         signal: this.#closed.signal,
       });
       if (stat === null) {
@@ -284,12 +287,17 @@ export class QueueTaker {
     }
   }
 
-  #childrenWatcher(): (event: WatchedEvent) => void {
-    return () => {
-      this.#watchArmed = false;
-      this.#changed = true;
-      this.#wakeAll();
+  #childrenWatcher(): { readonly watcher: (event: WatchedEvent) => void; readonly fired: boolean } {
+    const watch = {
+      fired: false,
+      watcher: (): void => {
+        watch.fired = true;
+        this.#watchArmed = false;
+        this.#changed = true;
+        this.#wakeAll();
+      },
     };
+    return watch;
   }
 
   #absorb(children: readonly string[]): void {
