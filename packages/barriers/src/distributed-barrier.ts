@@ -1,6 +1,13 @@
-import { isNodeExists, validatePath, type FrameworkClient } from '@zkrecipes/framework';
+import {
+  deadlineOf,
+  type FrameworkClient,
+  isNodeExists,
+  TIMED_OUT,
+  validatePath,
+  waitForWake,
+  Wake,
+} from '@zkrecipes/framework';
 import { validateWaitOptions, type WaitOptions } from './wait-options.js';
-import { deadlineOf, TIMED_OUT, Wake, waitForWake } from '@zkrecipes/framework';
 
 /**
  * A barrier (Curator's `DistributedBarrier`): while the barrier node exists, everyone who calls

@@ -1,17 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import {
+  deadlineOf,
+  type FrameworkClient,
   InvalidArgumentError,
   isNodeExists,
   isNoNode,
   joinPath,
   NoNodeError,
   SessionExpiredError,
+  TIMED_OUT,
   validatePath,
-  type FrameworkClient,
+  waitForWake,
+  Wake,
 } from '@zkrecipes/framework';
 import { READY_NODE, sortedMembers } from './barrier-members.js';
 import { validateWaitOptions, type WaitOptions } from './wait-options.js';
-import { deadlineOf, TIMED_OUT, Wake, waitForWake } from '@zkrecipes/framework';
 
 /** Where a {@link DistributedDoubleBarrier} object is in its enter/leave cycle. */
 export type DoubleBarrierPhase = 'IDLE' | 'ENTERING' | 'ENTERED' | 'LEAVING';

@@ -12,5 +12,6 @@ export { NodeCache } from './node-cache.js';
 export type { NodeCacheListener, NodeCacheStartOptions } from './node-cache.js';
 export { compareChildData } from './child-data.js';
 export type { ChildData } from './child-data.js';
-export { RecipeState } from './recipe-state.js';
+// The lifecycle constant every recipe shares; re-exported so existing imports keep working.
+export { RecipeState } from '@zkrecipes/framework';
 export type { RecipeError } from '@zkrecipes/framework';

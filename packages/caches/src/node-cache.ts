@@ -1,22 +1,21 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
 import {
-  ClosedError,
-  ConnectionState,
-  InvalidArgumentError,
-  isClosed,
-  isNoNode,
-  validatePath,
-  type FrameworkClient,
-} from '@zkrecipes/framework';
-import type { ChildData } from './child-data.js';
-import { EventDispatcher, type RecipeError } from '@zkrecipes/framework';
-import {
   booleanOption,
   checkListener,
   checkOptionsObject,
+  ClosedError,
+  ConnectionState,
   describeValue,
+  EventDispatcher,
+  type FrameworkClient,
+  InvalidArgumentError,
+  isClosed,
+  isNoNode,
+  type RecipeError,
+  RecipeState,
+  validatePath,
 } from '@zkrecipes/framework';
-import { RecipeState } from './recipe-state.js';
+import type { ChildData } from './child-data.js';
 import { WatchHub } from './watch-hub.js';
 
 /** Options of {@link NodeCache.start}. */

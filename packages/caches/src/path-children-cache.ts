@@ -1,27 +1,26 @@
 import { Subject, type Observable } from 'rxjs';
 import {
-  ClosedError,
-  ConnectionState,
-  InvalidArgumentError,
-  isClosed,
-  validatePath,
-  type FrameworkClient,
-} from '@zkrecipes/framework';
-import { compareChildData, type ChildData } from './child-data.js';
-import { ChildrenTracker } from './children-tracker.js';
-import { EventDispatcher, type RecipeError } from '@zkrecipes/framework';
-import {
   booleanOption,
   checkListener,
   checkOptionsObject,
+  ClosedError,
+  ConnectionState,
   describeValue,
+  EventDispatcher,
+  type FrameworkClient,
+  InvalidArgumentError,
+  isClosed,
   positiveIntegerOption,
+  type RecipeError,
+  RecipeState,
+  validatePath,
 } from '@zkrecipes/framework';
+import { compareChildData, type ChildData } from './child-data.js';
+import { ChildrenTracker } from './children-tracker.js';
 import type {
   PathChildrenCacheEvent,
   PathChildrenCacheListener,
 } from './path-children-cache-event.js';
-import { RecipeState } from './recipe-state.js';
 import { StartMode } from './start-mode.js';
 
 /** Options of {@link PathChildrenCache}. */

@@ -158,7 +158,9 @@ export type {
 export { registerCloseOnExit } from './lifecycle/close-on-exit.js';
 export type { Closable, CloseOnExitOptions } from './lifecycle/close-on-exit.js';
 
-// Support for recipe packages: waiting on a watch, isolated event delivery, option checks
+// Support for recipe packages: lifecycle state, waiting on a watch, isolated event delivery,
+// option checks
+export { RecipeState } from './recipe-support/recipe-state.js';
 export { EventDispatcher } from './recipe-support/event-dispatcher.js';
 export type { RecipeError } from './recipe-support/event-dispatcher.js';
 export { deadlineOf, TIMED_OUT, Wake, waitForWake } from './recipe-support/wake.js';

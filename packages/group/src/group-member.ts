@@ -1,9 +1,14 @@
 import { BehaviorSubject, merge, type Observable, type Subscription } from 'rxjs';
 import {
+  checkListener,
+  checkOptionsObject,
   CreateMode,
-  InvalidArgumentError,
-  validatePath,
+  describeValue,
+  EventDispatcher,
   type FrameworkClient,
+  InvalidArgumentError,
+  positiveIntegerOption,
+  validatePath,
 } from '@zkrecipes/framework';
 import {
   DEFAULT_CACHE_CONCURRENCY,
@@ -12,13 +17,6 @@ import {
   StartMode,
   type RecipeError,
 } from '@zkrecipes/caches';
-import { EventDispatcher } from '@zkrecipes/framework';
-import {
-  checkListener,
-  checkOptionsObject,
-  describeValue,
-  positiveIntegerOption,
-} from '@zkrecipes/framework';
 import { PersistentNode, type WaitForInitialCreateOptions } from './persistent-node.js';
 
 /** Options of {@link GroupMember}. */

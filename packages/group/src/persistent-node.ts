@@ -1,26 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { Subject, type Observable } from 'rxjs';
 import {
-  ClosedError,
-  ConnectionState,
-  CreateMode,
-  InvalidArgumentError,
-  isClosed,
-  protectedNodeName,
-  validatePath,
-  validateTimeoutMs,
-  type FrameworkClient,
-  type Logger,
-} from '@zkrecipes/framework';
-import { RecipeState, type RecipeError } from '@zkrecipes/caches';
-import { EventDispatcher } from '@zkrecipes/framework';
-import { NodeKeeper } from './node-keeper.js';
-import {
   booleanOption,
   checkListener,
   checkOptionsObject,
+  ClosedError,
+  ConnectionState,
+  CreateMode,
   describeValue,
+  EventDispatcher,
+  type FrameworkClient,
+  InvalidArgumentError,
+  isClosed,
+  type Logger,
+  protectedNodeName,
+  validatePath,
+  validateTimeoutMs,
 } from '@zkrecipes/framework';
+import { RecipeState, type RecipeError } from '@zkrecipes/caches';
+import { NodeKeeper } from './node-keeper.js';
 
 /** Options of {@link PersistentNode}. */
 export interface PersistentNodeOptions {

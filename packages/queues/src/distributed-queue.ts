@@ -1,10 +1,13 @@
 import type { Observable, Subscription } from 'rxjs';
 import {
+  type FrameworkClient,
   InvalidArgumentError,
   isErrorState,
   joinPath,
-  type FrameworkClient,
   type Logger,
+  type RecipeState,
+  TIMED_OUT,
+  waitForWake,
 } from '@zkrecipes/framework';
 import { resolveQueueOptions, type DistributedQueueOptions } from './distributed-queue-options.js';
 import { ensureAndList, ensureNode } from './ensure-queue-path.js';
@@ -17,7 +20,6 @@ import { QueueEvents, type QueueEvent, type QueueListener } from './queue-events
 import { DISTRIBUTED_QUEUE_PREFIX } from './queue-node-names.js';
 import type { QueueSerializer } from './queue-serializer.js';
 import { QueueTaker } from './queue-taker.js';
-import { TIMED_OUT, waitForWake } from '@zkrecipes/framework';
 import {
   describeValue,
   validateNodeSize,
@@ -26,7 +28,8 @@ import {
 } from './validate-queue-input.js';
 
 /** LATENT before start(), STARTED, CLOSED after close(). */
-export type QueueState = 'LATENT' | 'STARTED' | 'CLOSED';
+/** The queue's lifecycle: the framework's RecipeState (LATENT, STARTED, CLOSED). */
+export type QueueState = RecipeState;
 
 /** Options of put and putMulti. */
 export type PutOptions = WaitOptions;

@@ -12,19 +12,19 @@
 // instead of deleting an item (and a lock) another consumer now holds.
 import { randomUUID } from 'node:crypto';
 import {
+  type FrameworkClient,
   isNodeExists,
   isNoNode,
   isRetryable,
   joinPath,
+  type Logger,
   op,
   SessionExpiredError,
   TransactionFailedError,
-  type FrameworkClient,
-  type Logger,
   type TransactionOp,
+  type Wake,
 } from '@zkrecipes/framework';
 import { DISTRIBUTED_QUEUE_PREFIX } from './queue-node-names.js';
-import type { Wake } from '@zkrecipes/framework';
 
 /** The prefix of presence nodes in the lock path (never an item name: those are `queue-N`). */
 export const PRESENCE_PREFIX = 'zkr-consumer-';

@@ -8,9 +8,8 @@
 // Counting is cheap: the count from the last listing plus our own puts since, so the queue is
 // listed only when that estimate reaches a bound. Other producers' puts are not seen until then,
 // so like Curator's the bound is approximate; consumers' deletes only make it stricter.
-import type { FrameworkClient } from '@zkrecipes/framework';
+import { type FrameworkClient, TIMED_OUT, waitForWake, Wake } from '@zkrecipes/framework';
 import { QueueFullError } from './queue-full-error.js';
-import { TIMED_OUT, Wake, waitForWake } from '@zkrecipes/framework';
 
 /** The default ceiling on a queue's nodes (see put-limiter.ts). */
 export const DEFAULT_HARD_MAX_ITEMS = 50_000;

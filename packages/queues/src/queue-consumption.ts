@@ -2,14 +2,13 @@
 // what happens to an item after its consumer ran (Curator's processNormally and
 // processWithLockSafety), and stopping at close().
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isClosed, type Logger } from '@zkrecipes/framework';
+import { isClosed, type Logger, TIMED_OUT } from '@zkrecipes/framework';
 import { ErrorMode } from './error-mode.js';
 import { decodeEnvelope } from './item-envelope.js';
 import type { LeaseEnd, LockSafety } from './lock-safety.js';
 import type { QueueEvents } from './queue-events.js';
 import type { QueueSerializer } from './queue-serializer.js';
 import type { QueueTaker, TakenItem } from './queue-taker.js';
-import { TIMED_OUT } from '@zkrecipes/framework';
 
 /** What a consumer is told besides the item. */
 export interface ConsumeContext {

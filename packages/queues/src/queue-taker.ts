@@ -12,16 +12,18 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import {
   ClosedError,
+  type FrameworkClient,
   isBadVersion,
   isNoNode,
   joinPath,
-  type FrameworkClient,
   type Logger,
+  TIMED_OUT,
+  waitForWake,
+  Wake,
   type WatchedEvent,
 } from '@zkrecipes/framework';
 import type { Lease, LockSafety } from './lock-safety.js';
 import { sortItems } from './queue-node-names.js';
-import { TIMED_OUT, Wake, waitForWake } from '@zkrecipes/framework';
 
 /** An item taken off the queue. */
 export interface TakenItem {
