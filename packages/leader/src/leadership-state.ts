@@ -3,7 +3,7 @@
 // listeners. Listeners run asynchronously, each isolated: one that throws, rejects or blocks
 // for a while cannot hold up the election or the other listeners.
 import { BehaviorSubject, Subject, type Observable } from 'rxjs';
-import { InvalidArgumentError, type Logger } from '@zkrecipes/framework';
+import { InvalidArgumentError, type Logger, type RecipeError } from '@zkrecipes/framework';
 
 /** The listener events of both recipes (Curator's `LeaderLatchListener` methods). */
 export type LeadershipEvent = 'isLeader' | 'notLeader';
@@ -11,13 +11,8 @@ export type LeadershipEvent = 'isLeader' | 'notLeader';
 /** A listener for {@link LeadershipEvent}s; a returned promise's rejection is reported. */
 export type LeadershipListener = () => unknown;
 
-/** A failure with no caller to reject: a throwing listener, a background request that failed. */
-export interface LeaderError {
-  /** What was thrown or rejected. */
-  readonly error: unknown;
-  /** Where it happened, e.g. 'isLeader listener', 'takeLeadership'. */
-  readonly context: string;
-}
+/** A failure with no caller to reject (the framework's RecipeError, shared by every recipe). */
+export type LeaderError = RecipeError;
 
 /** Internal: the leadership flag, its stream, its listeners and the recipe's error stream. */
 export class LeadershipState {
