@@ -41,7 +41,16 @@ export type {
 
 // Wire types
 export { CreateMode, OPEN_ACL_UNSAFE, Perms, WatchEventType } from './zk/zookeeper-types.js';
-export type { Acl, SessionCredentials, Stat, WatchedEvent, Watcher } from './zk/zookeeper-types.js';
+export type {
+  Acl,
+  PersistentWatchMode,
+  SessionCredentials,
+  Stat,
+  WatchedEvent,
+  Watcher,
+} from './zk/zookeeper-types.js';
+export { PersistentWatch } from './client/persistent-watch.js';
+export type { AddWatchOptions, PersistentWatchListener } from './client/persistent-watch.js';
 
 // Errors
 export {

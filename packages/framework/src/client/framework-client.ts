@@ -11,6 +11,12 @@ import { deleteNode } from './delete-node.js';
 import { ensurePath } from './ensure-path.js';
 import { guaranteedDeleteQueueFor } from './guaranteed-delete-queue.js';
 import { NamespaceMapper } from './namespace-mapper.js';
+import {
+  PersistentWatch,
+  validatePersistentWatchMode,
+  type AddWatchOptions,
+  type PersistentWatchListener,
+} from './persistent-watch.js';
 import type {
   BlockUntilConnectedOptions,
   ChildrenWithStat,
@@ -364,6 +370,40 @@ export class FrameworkClient {
         : this.#context.ops.multi(wireOps),
     );
     return fromWireResults(results, wireOps, this.#mapper);
+  }
+
+  /**
+   * Adds a persistent watch (ZooKeeper 3.6+ `addWatch`, Curator's `watchers().add()`):
+   * `listener` gets every change under `path` (or of `path` alone, mode `PERSISTENT`) until
+   * the returned watch is removed, across reconnects and new sessions. Resolves once the server
+   * holds it.
+   */
+  async addWatch(
+    path: string,
+    listener: PersistentWatchListener,
+    options: AddWatchOptions = {},
+  ): Promise<PersistentWatch> {
+    validateOptionsObject('options', options);
+    const serverPath = this.#mapper.toServer(path);
+    if (typeof listener !== 'function') {
+      throw new InvalidArgumentError(`listener must be a function; got ${describeValue(listener)}`);
+    }
+    const mode = validatePersistentWatchMode(options.mode);
+    this.#assertUsable(path);
+    const { ops } = this.#context;
+    const unlisten = ops.listenPersistently(serverPath, mode, (event) =>
+      listener({ type: event.type, path: this.#mapper.toClient(event.path) }),
+    );
+    const watch = new PersistentWatch(path, mode, async () => {
+      if (unlisten()) await this.#run('removeWatches', path, () => ops.removeWatches(serverPath));
+    });
+    try {
+      await this.#run('addWatch', path, () => ops.addWatch(serverPath, mode));
+    } catch (error) {
+      unlisten();
+      throw error;
+    }
+    return watch;
   }
 
   #readPath(path: string, options: WatchOptions): string {

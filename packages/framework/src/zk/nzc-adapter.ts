@@ -14,12 +14,22 @@ import type {
   NzcException,
   NzcState,
   NzcStat,
+  NzcEvent,
   NzcTransactionResult,
   NzcWatcher,
 } from './nzc-types.js';
+import {
+  ADD_WATCH_MODE,
+  addWatchRequest,
+  REMOVE_WATCHES_ANY,
+  removeWatchesRequest,
+  withChroot,
+  type NzcRawRequest,
+} from './nzc-raw-request.js';
 import type {
   Acl,
   CreateMode,
+  PersistentWatchMode,
   Stat,
   WatchEventType,
   WireTransactionOp,
@@ -94,6 +104,11 @@ export interface NzcHandleOptions {
   onEvent: (event: NzcHandleEvent) => void;
   /** Called for every reply (and event) from the server: proof the connection is alive. */
   onTraffic: () => void;
+  /**
+   * Called with every watch notification (chroot removed), before nzc hands it to its one-shot
+   * watchers: persistent watches are dispatched from here. Must not throw.
+   */
+  onNotification: (event: NzcEvent) => void;
 }
 
 function toBigInt(long: Buffer): bigint {
@@ -156,6 +171,13 @@ export class NzcHandle {
       if (event) options.onEvent(event);
     });
     this.#onTraffic = options.onTraffic;
+    // nzc only knows one-shot watchers; every notification passes through this one method.
+    const watchers = this.#client.connectionManager.watcherManager;
+    const emitToOneShotWatchers = watchers.emit.bind(watchers);
+    watchers.emit = (event: NzcEvent): void => {
+      if (!this.#closed) options.onNotification(event);
+      emitToOneShotWatchers(event);
+    };
   }
 
   readonly #onTraffic: () => void;
@@ -326,6 +348,41 @@ export class NzcHandle {
         this.#onTraffic();
         if (error) reject(wireError(error, path));
         else resolve(statFromNzc(stat));
+      });
+    });
+  }
+
+  /** Adds a persistent watch (ZooKeeper 3.6+ `addWatch`); the server keeps it until removed. */
+  addWatch(path: string, mode: PersistentWatchMode): Promise<void> {
+    const serverPath = withChroot(this.#client.connectionManager.chrootPath, path);
+    return this.#sendRaw(addWatchRequest(serverPath, ADD_WATCH_MODE[mode]), path);
+  }
+
+  /**
+   * Removes every watch this connection holds on `path` (removeWatches, type Any): persistent
+   * and one-shot alike, since the server keeps watches per connection, not per watcher.
+   */
+  removeWatches(path: string): Promise<void> {
+    const serverPath = withChroot(this.#client.connectionManager.chrootPath, path);
+    return this.#sendRaw(removeWatchesRequest(serverPath, REMOVE_WATCHES_ANY), path);
+  }
+
+  /** Whether nzc holds a one-shot watcher on `path` (which removeWatches would silence). */
+  hasOneShotWatch(path: string): boolean {
+    const { dataWatchers, childWatchers, existenceWatchers } =
+      this.#client.connectionManager.watcherManager;
+    return [dataWatchers, childWatchers, existenceWatchers].some(
+      (table) => (table[path]?.listenerCount('notification') ?? 0) > 0,
+    );
+  }
+
+  #sendRaw(request: NzcRawRequest, path: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#batchWrites();
+      this.#client.connectionManager.queue(request, (error) => {
+        this.#onTraffic();
+        if (error) reject(wireError(error, path));
+        else resolve();
       });
     });
   }

@@ -69,6 +69,20 @@ export interface NzcTransaction {
 export interface NzcConnectionManager {
   readonly state: number;
   readonly socket: Socket | undefined;
+  /** The connect string's chroot, e.g. '/app', or undefined. */
+  readonly chrootPath: string | undefined;
+  /** Dispatches notifications to one-shot watchers; the adapter taps `emit`. */
+  readonly watcherManager: NzcWatcherManager;
+  /** nzc's packet queue: the adapter sends requests nzc has no method for through it. */
+  queue(request: object, callback: (error: NzcException | null) => void): void;
+}
+
+/** nzc's one-shot watcher tables (path -> EventEmitter) and its notification dispatch. */
+export interface NzcWatcherManager {
+  emit(event: NzcEvent): void;
+  readonly dataWatchers: Record<string, { listenerCount(name: string): number } | undefined>;
+  readonly childWatchers: Record<string, { listenerCount(name: string): number } | undefined>;
+  readonly existenceWatchers: Record<string, { listenerCount(name: string): number } | undefined>;
 }
 
 export interface NzcClient {

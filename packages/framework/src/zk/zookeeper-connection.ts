@@ -4,7 +4,7 @@ import {
   ConnectionLossError,
   SessionExpiredError,
 } from '../errors/zookeeper-error-classes.js';
-import { isConnectionLoss } from '../errors/predicates.js';
+import { isConnectionLoss, isRetryable } from '../errors/predicates.js';
 import type { Logger } from '../logging/logger.js';
 import type { ConnectionEvent } from './connection-event.js';
 import { ConnectionHealthMonitor } from './connection-health-monitor.js';
@@ -12,10 +12,15 @@ import { NzcHandle, type NzcHandleEvent } from './nzc-adapter.js';
 import { RequestDeadlines } from './request-deadlines.js';
 import type { NzcWatcher } from './nzc-types.js';
 import { WatchRegistry, type WatchKind } from './watch-registry.js';
+import {
+  PersistentWatchRegistry,
+  type PersistentWatchListener,
+} from './persistent-watch-registry.js';
 import type { ZooKeeperOperations } from './zookeeper-operations.js';
 import type {
   Acl,
   CreateMode,
+  PersistentWatchMode,
   SessionCredentials,
   Stat,
   Watcher,
@@ -51,6 +56,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
   readonly #options: ZooKeeperConnectionOptions;
   readonly #events = new Subject<ConnectionEvent>();
   readonly #watches: WatchRegistry;
+  readonly #persistentWatches: PersistentWatchRegistry;
   readonly #health: ConnectionHealthMonitor;
   readonly #deadlines: RequestDeadlines;
   #handle: NzcHandle | undefined;
@@ -63,6 +69,9 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     this.#options = options;
     this.#watches = new WatchRegistry(options.watchBudgetBytes, (error, path) =>
       options.reportUnhandledError(error, `watcher on ${path}`),
+    );
+    this.#persistentWatches = new PersistentWatchRegistry((error, path) =>
+      options.reportUnhandledError(error, `persistent watch on ${path}`),
     );
     this.#deadlines = new RequestDeadlines(options.requestTimeoutMs);
     this.#health = new ConnectionHealthMonitor({
@@ -177,6 +186,24 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     return this.#run((h) => h.multi(ops));
   }
 
+  addWatch(path: string, mode: PersistentWatchMode): Promise<void> {
+    return this.#run((h) => h.addWatch(path, mode));
+  }
+
+  removeWatches(path: string): Promise<void> {
+    // The server removes the connection's watches on the path, one-shot ones included: leave
+    // the persistent one in place (its events go nowhere) rather than silence a one-shot one.
+    return this.#run((h) => (h.hasOneShotWatch(path) ? Promise.resolve() : h.removeWatches(path)));
+  }
+
+  listenPersistently(
+    path: string,
+    mode: PersistentWatchMode,
+    listener: PersistentWatchListener,
+  ): () => boolean {
+    return this.#persistentWatches.add(path, mode, listener);
+  }
+
   async #runWatched<T>(
     kind: WatchKind,
     path: string,
@@ -247,6 +274,9 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
       authInfo: this.#options.authInfo,
       onEvent: (event) => this.#onHandleEvent(handle, event),
       onTraffic: () => this.#health.trafficSeen(),
+      onNotification: (event) => {
+        if (handle === this.#handle) this.#persistentWatches.dispatch(event);
+      },
     });
     this.#handle = handle;
     handle.connect();
@@ -281,6 +311,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     this.#lastSessionId = sessionId;
     this.#connected = true;
     this.#health.connected(handle.negotiatedSessionTimeoutMs);
+    this.#restorePersistentWatches(handle);
     this.#events.next({
       type: 'connected',
       sessionId,
@@ -288,6 +319,22 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
       newSession,
     });
     for (const parked of this.#parked.splice(0)) parked.resolve(handle);
+  }
+
+  /**
+   * A new connection holds none of our persistent watches. Re-added before anything else is
+   * released, so every request sent after the (RE)CONNECTED news is answered after them.
+   */
+  #restorePersistentWatches(handle: NzcHandle): void {
+    for (const { path, mode } of this.#persistentWatches.watches) {
+      this.#deadlines.track(handle.addWatch(path, mode)).catch((error: unknown) => {
+        // Lost with this connection: the next one re-adds it.
+        if (isConnectionLoss(error) || handle !== this.#handle || this.#closed) return;
+        // Unanswered in time: reconnect, and the new connection re-adds every watch.
+        if (isRetryable(error)) handle.dropConnection();
+        else this.#options.reportUnhandledError(error, `re-adding the persistent watch on ${path}`);
+      });
+    }
   }
 
   #setDisconnected(): void {

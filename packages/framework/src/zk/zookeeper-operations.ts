@@ -1,6 +1,8 @@
+import type { PersistentWatchListener } from './persistent-watch-registry.js';
 import type {
   Acl,
   CreateMode,
+  PersistentWatchMode,
   Stat,
   Watcher,
   WireTransactionOp,
@@ -25,4 +27,18 @@ export interface ZooKeeperOperations {
   setAcl(path: string, acl: readonly Acl[], version: number): Promise<Stat>;
   /** A multi: all or nothing. A failure rejects with a TransactionFailedError. */
   multi(ops: readonly WireTransactionOp[]): Promise<WireTransactionResult[]>;
+  /** Adds a persistent watch on the server (idempotent: the server keeps one per path and mode). */
+  addWatch(path: string, mode: PersistentWatchMode): Promise<void>;
+  /** Removes the server's watches on `path`, unless a one-shot watch there must keep firing. */
+  removeWatches(path: string): Promise<void>;
+  /**
+   * Registers a listener for a persistent watch's events, across reconnects and new sessions
+   * (the connection re-adds the server watch). The returned function unregisters it and says
+   * whether no listener of either mode is left on the path (then remove the server watch).
+   */
+  listenPersistently(
+    path: string,
+    mode: PersistentWatchMode,
+    listener: PersistentWatchListener,
+  ): () => boolean;
 }

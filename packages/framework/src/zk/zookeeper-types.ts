@@ -110,6 +110,14 @@ export interface WatchedEvent {
 /** A one-shot watch callback: called at most once, with the event that triggered it. */
 export type Watcher = (event: WatchedEvent) => void;
 
+/**
+ * Persistent watches (ZooKeeper 3.6+ `addWatch`): they stay until removed and report every
+ * change, not just the first. `PERSISTENT` watches one node (created, deleted, data changed,
+ * children changed); `PERSISTENT_RECURSIVE` watches a node and every node below it (created,
+ * deleted, data changed; no children-changed events).
+ */
+export type PersistentWatchMode = 'PERSISTENT' | 'PERSISTENT_RECURSIVE';
+
 /** One operation of a multi (transaction), with full server paths and validated input. */
 export type WireTransactionOp =
   | {

@@ -222,6 +222,19 @@ export class FakeZooKeeper implements ZooKeeperOperations {
     });
   }
 
+  // Persistent watches are proven on the real server (test/integration/persistent-watches).
+  addWatch(): Promise<void> {
+    return Promise.reject(new Error('FakeZooKeeper has no persistent watches'));
+  }
+
+  removeWatches(): Promise<void> {
+    return Promise.reject(new Error('FakeZooKeeper has no persistent watches'));
+  }
+
+  listenPersistently(): () => boolean {
+    throw new Error('FakeZooKeeper has no persistent watches');
+  }
+
   multi(ops: readonly WireTransactionOp[]): Promise<WireTransactionResult[]> {
     return this.#call('multi', ops[0]?.path ?? '/', () => {
       const snapshot = this.#snapshot();
