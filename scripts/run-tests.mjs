@@ -38,7 +38,13 @@ if (files.length === 0) {
 const concurrency = process.env.ZK_TEST_CONCURRENCY ?? '2';
 const child = spawn(
   process.execPath,
-  ['--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files],
+  [
+    '--test',
+    '--test-reporter=spec',
+    '--test-timeout=180000',
+    `--test-concurrency=${concurrency}`,
+    ...files,
+  ],
   { cwd: root, stdio: 'inherit' },
 );
 child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 1)));

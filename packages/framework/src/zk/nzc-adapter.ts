@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { errorFromCode } from '../errors/error-from-code.js';
+import { codeName } from '../errors/zookeeper-error-code.js';
 import type { ZooKeeperError } from '../errors/zookeeper-error.js';
 import type {
   NzcAcl,
@@ -56,23 +57,22 @@ const nzcException = require('node-zookeeper-client/lib/Exception.js') as NzcExc
 /*
  * nzc's Exception.create throws on codes it does not know (SESSION_MOVED -118, QUOTA_EXCEEDED
  * -125, THROTTLED_OP -127, ...) and it calls it inside its socket data handler, where the throw
- * kills the process. Replace it once with a version that never throws: unknown codes become an
- * Exception-shaped object carrying the number, which errorFromCode maps to a typed error.
+ * kills the process. Replace it once with a version that never throws and that skips the stack
+ * capture (a stack taken inside the socket handler says nothing, and a NO_NODE per leave or
+ * per missing predecessor made it a measurable cost): an Exception-shaped object carrying the
+ * number, which errorFromCode maps to a typed error.
  */
-const originalCreate = nzcException.create.bind(nzcException);
 nzcException.create = (code: number, path?: string): NzcException => {
-  try {
-    return originalCreate(code, path);
-  } catch {
-    const error = Object.create(nzcException.prototype) as NzcException & {
-      code: number;
-      name: string;
-      message: string;
-      path: string | undefined;
-    };
-    Object.assign(error, { code, name: `CODE_${code}`, path, message: `Exception: [${code}]` });
-    return error;
-  }
+  const error = Object.create(nzcException.prototype) as NzcException & {
+    code: number;
+    name: string;
+    message: string;
+    path: string | undefined;
+  };
+  const name = codeName(code) === 'UNKNOWN' ? `CODE_${code}` : codeName(code);
+  const message = `Exception: ${name}[${code}]${path ? `@${path}` : ''}`;
+  Object.assign(error, { code, name, path, message });
+  return error;
 };
 
 const NZC_MODE: Record<CreateMode, number> = {
