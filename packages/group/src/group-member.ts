@@ -1,4 +1,4 @@
-import { BehaviorSubject, merge, type Observable, type Subscription } from 'rxjs';
+import { BehaviorSubject, merge, type Observable } from 'rxjs';
 import {
   checkListener,
   checkOptionsObject,
@@ -10,18 +10,13 @@ import {
   positiveIntegerOption,
   validatePath,
 } from '@zkrecipes/framework';
-import {
-  DEFAULT_CACHE_CONCURRENCY,
-  PathChildrenCache,
-  RecipeState,
-  StartMode,
-  type RecipeError,
-} from '@zkrecipes/caches';
+import { DEFAULT_CACHE_CONCURRENCY, RecipeState, type RecipeError } from '@zkrecipes/caches';
+import { GroupView } from './group-view.js';
 import { PersistentNode, type WaitForInitialCreateOptions } from './persistent-node.js';
 
 /** Options of {@link GroupMember}. */
 export interface GroupMemberOptions {
-  /** Member reads in flight at most (see PathChildrenCache's `concurrency`). Default: 64. */
+  /** Member reads in flight at most. Default: 64. */
   readonly concurrency?: number | undefined;
 }
 
@@ -34,13 +29,13 @@ export type GroupMembersListener = (members: GroupMembers) => unknown;
 /**
  * Membership of a group (Curator's `GroupMember`): this process is the EPHEMERAL node
  * `<groupPath>/<memberId>` carrying its payload (a {@link PersistentNode}, so it comes back
- * after a session loss), and it watches the group with a {@link PathChildrenCache}, so every
- * member knows every other member and its payload.
+ * after a session loss), and it watches the group with a persistent recursive watch (as
+ * Curator 5's CuratorCache does), so every member knows every other member and its payload.
  *
  * Beyond Curator (which has no listener and is polled), membership changes are pushed: the
- * {@link members} stream and `on('membersChanged')` deliver each new view as soon as the cache
- * has it, a join two round trips after the member's create reaches the server, a leave one
- * notification after its delete.
+ * {@link members} stream and `on('membersChanged')` deliver each new view as soon as the view
+ * has it, a join one read after the member's create reaches the server, a leave with the
+ * notification of its delete.
  *
  * ```ts
  * const member = new GroupMember(client, '/app/workers', 'worker-3', Buffer.from('10.0.0.3'));
@@ -52,11 +47,10 @@ export class GroupMember {
   readonly #groupPath: string;
   readonly #id: string;
   readonly #node: PersistentNode;
-  readonly #cache: PathChildrenCache;
+  readonly #view: GroupView;
   readonly #subject: BehaviorSubject<GroupMembers>;
   readonly #dispatcher: EventDispatcher<GroupMembers>;
   #state: RecipeState = RecipeState.LATENT;
-  #subscription: Subscription | undefined;
   #recomputeQueued = false;
 
   constructor(
@@ -84,10 +78,14 @@ export class GroupMember {
     this.#groupPath = groupPath;
     this.#id = memberId;
     this.#node = new PersistentNode(client, memberPath, CreateMode.EPHEMERAL, payload);
-    this.#cache = new PathChildrenCache(client, groupPath, { concurrency });
     this.#subject = new BehaviorSubject<GroupMembers>(new Map([[memberId, Buffer.from(payload)]]));
     const logger = client.logger.child({ component: 'GroupMember', path: groupPath });
     this.#dispatcher = new EventDispatcher(this.#subject, logger, 'membersChanged listener');
+    this.#view = new GroupView(client, groupPath, {
+      concurrency,
+      onChange: () => this.#queueRecompute(),
+      onError: (error, what) => this.#dispatcher.report(error, what),
+    });
   }
 
   /** This member's id (its node's name). */
@@ -113,9 +111,9 @@ export class GroupMember {
     return this.#dispatcher.events;
   }
 
-  /** Background failures of the member node, the group cache and the listeners. */
+  /** Background failures of the member node, the group view and the listeners. */
   get errors(): Observable<RecipeError> {
-    return merge(this.#dispatcher.errors, this.#node.errors, this.#cache.errors);
+    return merge(this.#dispatcher.errors, this.#node.errors);
   }
 
   /** Adds a listener for membership changes; returns the function that removes it. */
@@ -131,8 +129,8 @@ export class GroupMember {
 
   /**
    * Joins the group and starts watching it. Resolves at once: the member node is created in
-   * the background (see {@link waitForInitialCreate}), in the same round trip as the group's
-   * first listing. A second start rejects.
+   * the background (see {@link waitForInitialCreate}) while the watch is added and the group
+   * read. A second start rejects.
    */
   async start(): Promise<void> {
     if (this.#state !== RecipeState.LATENT) {
@@ -141,11 +139,11 @@ export class GroupMember {
       });
     }
     this.#state = RecipeState.STARTED;
-    this.#subscription = this.#cache.events.subscribe((event) => {
-      if (event.type.startsWith('CHILD_') || event.type === 'INITIALIZED') this.#queueRecompute();
-    });
     await this.#node.start();
-    await this.#cache.start(StartMode.POST_INITIALIZED_EVENT);
+    // A failed first load is reported; the view loads again (watch included) on RECONNECTED.
+    this.#view.start().catch((error: unknown) => {
+      if (this.#state === RecipeState.STARTED) this.#dispatcher.report(error, 'loading the group');
+    });
   }
 
   /** Resolves true once this member's node exists, false on timeout or close. */
@@ -160,10 +158,9 @@ export class GroupMember {
   getCurrentMembers(): Map<string, Buffer> {
     const members = new Map<string, Buffer>();
     let self = false;
-    for (const child of this.#cache.getCurrentData()) {
-      const id = this.idFromPath(child.path);
+    for (const id of [...this.#view.members.keys()].sort()) {
       self ||= id === this.#id;
-      members.set(id, child.data ?? Buffer.alloc(0));
+      members.set(id, this.#view.members.get(id)!);
     }
     if (!self) members.set(this.#id, this.#node.data);
     return members;
@@ -186,10 +183,13 @@ export class GroupMember {
   async close(): Promise<void> {
     if (this.#state === RecipeState.CLOSED) return;
     this.#state = RecipeState.CLOSED;
-    this.#subscription?.unsubscribe();
-    await this.#cache.close();
     this.#dispatcher.close();
+    // The watch's removal and the node's delete go out together; the delete is what others see.
+    const closingView = this.#view.close().catch((error: unknown) => {
+      this.#dispatcher.report(error, 'removing the group watch');
+    });
     await this.#node.close();
+    await closingView;
   }
 
   /** Calls `close()`, so `await using` releases this at the end of the block. */
@@ -197,7 +197,7 @@ export class GroupMember {
     return this.close();
   }
 
-  /** One new view per burst of cache events (they arrive in batches), and only if it differs. */
+  /** One new view per burst of changes (they arrive in batches), and only if it differs. */
   #queueRecompute(): void {
     if (this.#recomputeQueued) return;
     this.#recomputeQueued = true;

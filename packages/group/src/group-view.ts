@@ -1,0 +1,197 @@
+import pLimit, { type LimitFunction } from 'p-limit';
+import {
+  ConnectionState,
+  isNoNode,
+  joinPath,
+  type FrameworkClient,
+  type PersistentWatch,
+  type WatchedEvent,
+} from '@zkrecipes/framework';
+
+/** What a {@link GroupView} needs besides the client and the path. */
+export interface GroupViewOptions {
+  /** Member reads in flight at most. */
+  readonly concurrency: number;
+  /** Called (synchronously) after every change of the view. */
+  readonly onChange: () => void;
+  /** A background read or watch that failed for a reason other than a lost connection. */
+  readonly onError: (error: unknown, what: string) => void;
+}
+
+/**
+ * The members of a group and their payloads, kept by one persistent recursive watch on the
+ * group node (as Curator 5's GroupMember does with its CuratorCache): a join costs each viewer
+ * one read of the new member, a leave costs nothing but the notification, and nothing is
+ * re-listed. The group is listed once at start and again after every reconnect, since changes
+ * made while disconnected are not replayed.
+ *
+ * Events, listings and reads overlap, so every change of a member takes a ticket (a counter):
+ * a read or a listing only applies to a member whose last ticket predates it; whatever came
+ * later decides on its own.
+ */
+export class GroupView {
+  readonly #client: FrameworkClient;
+  readonly #groupPath: string;
+  readonly #options: GroupViewOptions;
+  readonly #limit: LimitFunction;
+  readonly #members = new Map<string, Buffer>();
+  /** The ticket of the last event, read or listing that concerned each member with a read out. */
+  readonly #tickets = new Map<string, number>();
+  /** Reads in flight per member; a ticket is forgotten when none is left and no listing is out. */
+  readonly #reading = new Map<string, number>();
+  #listings = 0;
+  #lastTicket = 0;
+  #watch: PersistentWatch | undefined;
+  #addingWatch: Promise<void> | undefined;
+  #unsubscribeState: (() => void) | undefined;
+  #closed = false;
+
+  constructor(client: FrameworkClient, groupPath: string, options: GroupViewOptions) {
+    this.#client = client;
+    this.#groupPath = groupPath;
+    this.#options = options;
+    this.#limit = pLimit(options.concurrency);
+  }
+
+  /** Member id -> payload as last read. */
+  get members(): ReadonlyMap<string, Buffer> {
+    return this.#members;
+  }
+
+  /** Adds the watch, then lists the group and reads every member. */
+  async start(): Promise<void> {
+    this.#unsubscribeState = this.#client.on('stateChanged', (state) => {
+      if (state === ConnectionState.RECONNECTED) this.#loadInBackground();
+    });
+    await this.#load();
+  }
+
+  /** Stops the watch (removed on the server when no one else on this client uses it). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#unsubscribeState?.();
+    this.#limit.clearQueue();
+    await this.#addingWatch?.catch(() => undefined);
+    await this.#watch?.remove();
+  }
+
+  /** The watch first (if a first attempt failed, now), then the listing: no change slips by. */
+  async #load(): Promise<void> {
+    if (this.#watch === undefined) {
+      this.#addingWatch ??= this.#addWatch().finally(() => (this.#addingWatch = undefined));
+      await this.#addingWatch;
+    }
+    if (!this.#closed) await this.#list();
+  }
+
+  async #addWatch(): Promise<void> {
+    const watch = await this.#client.addWatch(this.#groupPath, (event) => this.#onEvent(event));
+    if (this.#closed) await watch.remove();
+    else this.#watch = watch;
+  }
+
+  #loadInBackground(): void {
+    this.#load().catch((error: unknown) => {
+      if (!this.#closed) this.#options.onError(error, `loading ${this.#groupPath}`);
+    });
+  }
+
+  #onEvent(event: WatchedEvent): void {
+    if (this.#closed) return;
+    const id = this.#memberId(event.path);
+    if (id === undefined) return; // the group node itself, or deeper than a member
+    if (event.type === 'NODE_DELETED') {
+      // Gone at once, as in Curator's cache. A read still out must not bring it back; with
+      // none out, a stale listing costs at most one read that finds the node gone. (A member
+      // replacing its node in one multi, a restart taking over from its old session, is
+      // missing between the two events: they often arrive in different turns.)
+      if (this.#reading.has(id) || this.#listings > 0) this.#take(id);
+      this.#remove(id);
+    } else {
+      this.#read(id, this.#take(id));
+    }
+  }
+
+  /** Lists the group and reads every member in it; drops members the listing lacks. */
+  async #list(): Promise<void> {
+    const sentAt = this.#lastTicket;
+    let children: string[];
+    this.#listings += 1;
+    try {
+      children = await this.#client.getChildren(this.#groupPath);
+    } catch (error) {
+      if (!isNoNode(error)) throw error;
+      children = [];
+    } finally {
+      this.#listings -= 1;
+    }
+    if (this.#closed) return;
+    const listed = new Set(children);
+    // Anything with a ticket after the listing was sent is decided by that later event.
+    const untouched = (id: string): boolean => (this.#tickets.get(id) ?? 0) <= sentAt;
+    for (const id of [...this.#members.keys()]) {
+      if (!listed.has(id) && untouched(id)) this.#remove(id);
+    }
+    for (const id of listed) {
+      // A read still out was sent after the event that asked for it; any later change sends
+      // another event, so it is enough. (After a reconnect, reads of the lost connection are
+      // retried after the watch is back.)
+      if (untouched(id) && !this.#reading.has(id)) this.#read(id, this.#take(id));
+    }
+    this.#forgetSettledTickets();
+  }
+
+  /** Reads a member's payload; applies it unless something newer happened to that member. */
+  #read(id: string, ticket: number): void {
+    const path = joinPath(this.#groupPath, id);
+    this.#reading.set(id, (this.#reading.get(id) ?? 0) + 1);
+    const latest = (): boolean => {
+      const current = this.#tickets.get(id) === ticket;
+      const left = (this.#reading.get(id) ?? 1) - 1;
+      if (left > 0) this.#reading.set(id, left);
+      else this.#reading.delete(id);
+      this.#forgetSettledTickets();
+      return current && !this.#closed;
+    };
+    this.#limit(() => this.#client.getData(path)).then(
+      ({ data }) => {
+        if (!latest()) return;
+        const known = this.#members.get(id);
+        if (known?.equals(data)) return;
+        this.#members.set(id, data);
+        this.#options.onChange();
+      },
+      (error: unknown) => {
+        if (!latest()) return;
+        if (isNoNode(error)) this.#remove(id);
+        else this.#options.onError(error, `reading ${path}`);
+      },
+    );
+  }
+
+  #remove(id: string): void {
+    if (this.#members.delete(id)) this.#options.onChange();
+  }
+
+  /** Tickets only matter to reads and listings still out; forget the rest. */
+  #forgetSettledTickets(): void {
+    if (this.#listings > 0) return;
+    for (const id of this.#tickets.keys()) {
+      if (!this.#reading.has(id)) this.#tickets.delete(id);
+    }
+  }
+
+  #take(id: string): number {
+    this.#lastTicket += 1;
+    this.#tickets.set(id, this.#lastTicket);
+    return this.#lastTicket;
+  }
+
+  #memberId(path: string): string | undefined {
+    const prefix = this.#groupPath === '/' ? '/' : `${this.#groupPath}/`;
+    if (!path.startsWith(prefix)) return undefined;
+    const id = path.slice(prefix.length);
+    return id === '' || id.includes('/') ? undefined : id;
+  }
+}
