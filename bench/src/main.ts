@@ -18,7 +18,12 @@ function progress(message: string): void {
 
 async function run(args: CliArgs): Promise<number> {
   const selected = selectScenarios(SCENARIOS, PEER_SCENARIOS, args.scenarios);
-  const server = args.connect === undefined ? await TestingServer.start() : undefined;
+  // Configured as the peer's own server (run-curator.sh): ZooKeeper's default forceSync=yes,
+  // not the test harness's forceSync=no, so that standalone figures compare with the peer's.
+  const server =
+    args.connect === undefined
+      ? await TestingServer.start({ properties: { forceSync: 'yes' } })
+      : undefined;
   const connectString = args.connect ?? server!.connectString;
   const root = `/bench-${randomBytes(4).toString('hex')}`;
   const context = new BenchContext(connectString, args.quick, createDefaultLogger());
