@@ -26,6 +26,8 @@ export class PutLimiter {
   readonly #path: string;
   readonly #maxItems: number | undefined;
   readonly #hardMaxItems: number;
+  /** The lower of the two bounds. */
+  readonly #bound: number;
   #estimate: number | undefined;
 
   constructor(
@@ -38,6 +40,7 @@ export class PutLimiter {
     this.#path = path;
     this.#maxItems = maxItems;
     this.#hardMaxItems = hardMaxItems;
+    this.#bound = Math.min(maxItems ?? Infinity, hardMaxItems);
   }
 
   /** Seeds the estimate with a count the caller just listed. */
@@ -45,17 +48,24 @@ export class PutLimiter {
     this.#estimate = count;
   }
 
+  /**
+   * Counts one more node when the estimate says it fits, without a request: the common case,
+   * which needs no await. False means call {@link reserve}.
+   */
+  tryReserve(): boolean {
+    if (this.#estimate === undefined || this.#estimate >= this.#bound) return false;
+    this.#estimate += 1;
+    return true;
+  }
+
   /** Resolves when one more node fits; rejects with QueueFullError when it does not. */
   async reserve(options: ReserveOptions = {}): Promise<void> {
-    const bound = Math.min(this.#maxItems ?? Infinity, this.#hardMaxItems);
+    const bound = this.#bound;
     const waits = this.#maxItems !== undefined && this.#maxItems <= this.#hardMaxItems;
     const started = performance.now();
     const deadline = options.timeoutMs === undefined ? undefined : started + options.timeoutMs;
     for (;;) {
-      if (this.#estimate !== undefined && this.#estimate < bound) {
-        this.#estimate += 1;
-        return;
-      }
+      if (this.tryReserve()) return;
       const wake = waits ? new Wake() : undefined;
       try {
         const children = await this.#client.getChildren(

@@ -1,14 +1,16 @@
 // Taking items off a queue without re-listing it per item. Curator lists (and sorts) the whole
 // queue for every take, which is quadratic in the backlog. Here one listing is kept, sorted, and
-// walked from the front; the queue is listed again only when that list runs dry, or when an
-// attempt misses (someone else took the item) after the children watch reported a change. New
-// items always sort after the listed ones (sequence numbers only grow), so walking an old list
-// first keeps FIFO order.
+// walked from the front; the queue is listed again when that list runs low (plain mode: in the
+// background, before it runs dry, so a consumer with a backlog never stops to list), when it
+// runs dry, or when an attempt misses (someone else took the item) after the children watch
+// reported a change. New items always sort after the listed ones (sequence numbers only grow),
+// so walking an old list first keeps FIFO order.
 //
 // The data of the next few items is read ahead, in the background and bounded. Taking an item
 // is then one round trip: a versioned delete (plain mode), or the lock multi (safe mode). The
 // read and the claim need no ordering between them: the version in the claim proves the data
-// read is the data claimed.
+// read is the data claimed. The claim is sent before the next read-ahead, so its reply (the one
+// the caller waits for) is not queued behind a read on the server.
 import pLimit, { type LimitFunction } from 'p-limit';
 import {
   ClosedError,
@@ -79,7 +81,16 @@ export class QueueTaker {
   readonly #waiters = new Set<() => void>();
   readonly #warnedForeign = new Set<string>();
   readonly #closed = new AbortController();
+  /** `<queuePath>/`: item paths are this plus the name. */
+  readonly #itemPrefix: string;
   #listing: Promise<void> | undefined;
+  /**
+   * Plain mode: items this taker deleted since the last listing was sent. That listing may
+   * still name them (the server answered it before the delete), so it must not put them back.
+   */
+  readonly #deletedSinceListing = new Set<string>();
+  /** Items in the last listing (see #listAhead). */
+  #listedItems = 0;
   /** The children watch fired (or was never set) since the last listing. */
   #changed = true;
   #watchArmed = false;
@@ -87,7 +98,9 @@ export class QueueTaker {
 
   constructor(options: QueueTakerOptions) {
     this.#options = options;
-    this.#reads = pLimit(options.prefetch);
+    // The item being taken and the `prefetch` after it: all of them can be read in one go.
+    this.#reads = pLimit(options.prefetch + 1);
+    this.#itemPrefix = `${joinPath(options.queuePath, '')}/`;
   }
 
   /** How many children the queue had at the last listing (Curator's getLastMessageCount). */
@@ -106,7 +119,11 @@ export class QueueTaker {
       options.signal?.throwIfAborted();
       const name = this.#nextCandidate();
       if (name === undefined) {
-        await this.#relist();
+        // A take that would wait anyway need not list a queue that has not changed since the
+        // last listing (its watch is armed and has not fired): it waits for the watch.
+        if (!options.wait || this.#listing !== undefined || this.#changed || !this.#watchArmed) {
+          await this.#relist();
+        }
         if (this.#hasCandidate()) continue;
         if (!options.wait || !(await this.#waitForChange(options))) return undefined;
         continue;
@@ -178,16 +195,17 @@ export class QueueTaker {
       const name = this.#candidates[this.#cursor]!;
       this.#cursor += 1;
       if (this.#claimed.has(name) || this.#busy.has(name)) continue;
-      this.#readAhead();
       return name;
     }
     return undefined;
   }
 
   async #attempt(name: string): Promise<TakenItem | undefined> {
-    const { client, queuePath, safety } = this.#options;
-    const path = joinPath(queuePath, name);
+    const { client, safety } = this.#options;
+    const path = this.#itemPrefix + name;
     this.#claimed.add(name);
+    // Not read yet (the first item after a listing): read it together with the next ones.
+    if (!this.#data.has(name)) this.#readAhead(true);
     let held = false;
     try {
       for (let reads = 0; reads < 3; reads += 1) {
@@ -195,7 +213,9 @@ export class QueueTaker {
         if (item === undefined) break;
         if (safety !== undefined) {
           const wake = new Wake();
-          const outcome = await safety.lock(name, item.version, wake);
+          const locking = safety.lock(name, item.version, wake);
+          this.#readAhead();
+          const outcome = await locking;
           if (outcome.kind === 'locked') {
             held = true;
             return { name, path, data: item.data, lease: outcome.lease };
@@ -207,8 +227,12 @@ export class QueueTaker {
           if (outcome.kind === 'gone') break;
         } else {
           try {
-            await client.delete(path, { version: item.version });
+            const deleting = client.delete(path, { version: item.version });
+            this.#readAhead();
+            this.#listAhead();
+            await deleting;
             this.#data.delete(name);
+            if (this.#listing !== undefined) this.#deletedSinceListing.add(name);
             return { name, path, data: item.data, lease: undefined };
           } catch (error) {
             if (isNoNode(error)) break;
@@ -263,6 +287,7 @@ export class QueueTaker {
       this.#throwIfClosed();
       const watch = this.#watchArmed ? undefined : this.#childrenWatcher();
       this.#changed = false;
+      this.#deletedSinceListing.clear();
       try {
         const children = await client.getChildren(
           queuePath,
@@ -311,7 +336,11 @@ export class QueueTaker {
       logger.warn('foreign node in queue path, ignored', { path: joinPath(queuePath, name) });
     }
     this.#lastCount = children.length;
-    this.#candidates = items.filter((name) => !this.#claimed.has(name) && !this.#busy.has(name));
+    this.#listedItems = items.length;
+    const taken = this.#deletedSinceListing;
+    this.#candidates = items.filter(
+      (name) => !this.#claimed.has(name) && !this.#busy.has(name) && !taken.has(name),
+    );
     this.#cursor = 0;
     const present = new Set(items);
     for (const name of this.#data.keys()) if (!present.has(name)) this.#data.delete(name);
@@ -343,21 +372,60 @@ export class QueueTaker {
     this.#waiters.clear();
   }
 
-  /** Starts reading the data of the next `prefetch` candidates. */
-  #readAhead(): void {
-    const end = Math.min(this.#candidates.length, this.#cursor + this.#options.prefetch);
-    for (let i = Math.max(0, this.#cursor - 1); i < end; i += 1) {
+  /**
+   * Starts reading the data of the item being taken and the next `prefetch` candidates. Unless
+   * `now`, only once half of them are unread (or the rest of the list is): reads sent together
+   * cost the server and us much less per read than one at a time (in one packet: about a third
+   * of the server's CPU time per read, and half of ours).
+   */
+  #readAhead(now = false): void {
+    const { prefetch } = this.#options;
+    const start = Math.max(0, this.#cursor - 1);
+    const end = Math.min(this.#candidates.length, this.#cursor + prefetch);
+    let unread = 0;
+    for (let i = start; i < end; i += 1) {
+      const name = this.#candidates[i]!;
+      if (!this.#data.has(name) && !this.#busy.has(name)) unread += 1;
+    }
+    if (unread === 0) return;
+    if (!now && unread < Math.ceil(prefetch / 2) && end < this.#candidates.length) return;
+    for (let i = start; i < end; i += 1) {
       const name = this.#candidates[i]!;
       // Never rejects (errors are settled values), so nothing is left unhandled.
       if (!this.#data.has(name) && !this.#busy.has(name)) void this.#startRead(name);
     }
   }
 
+  /**
+   * Plain mode, right after a delete is sent, when the queue changed since the last listing:
+   * lists it again in the background before the list runs dry. After a listing of a backlog
+   * (at least twice `prefetch` items) that is when `prefetch` items are left, so the new
+   * listing arrives while they are taken and reading ahead runs on into the new items: a
+   * consumer that is behind never stops to list. Otherwise it is with the delete of the last
+   * listed item: the next take finds the listing on its way instead of sending it. Listing
+   * earlier than that on short lists would list for every item or two while the consumer keeps
+   * up (each listing costs the server about as much as a read).
+   */
+  #listAhead(): void {
+    const { prefetch } = this.#options;
+    const left = this.#candidates.length - this.#cursor;
+    if (
+      this.#changed &&
+      this.#listing === undefined &&
+      left <= (this.#listedItems >= 2 * prefetch ? prefetch : 0) &&
+      !this.#closed.signal.aborted
+    ) {
+      // A failure here is met again by the take that finds the list dry and lists itself.
+      this.#relist().catch(() => undefined);
+    }
+  }
+
   #startRead(name: string): Promise<Settled> {
-    const { client, queuePath } = this.#options;
+    const { client } = this.#options;
+    const path = this.#itemPrefix + name;
     const read = this.#reads(async (): Promise<Settled> => {
       try {
-        const { data, stat } = await client.getData(joinPath(queuePath, name));
+        const { data, stat } = await client.getData(path);
         return { ok: true, item: { data, version: stat.version } };
       } catch (error) {
         return isNoNode(error) ? { ok: true, item: undefined } : { ok: false, error };

@@ -43,8 +43,9 @@ export interface SimpleDistributedQueueOptions {
  * ```
  *
  * Unlike Curator's, which lists and sorts the whole queue for every take, it keeps one sorted
- * listing and refreshes it on the children watch when it runs dry, and reads item data ahead:
- * a take is one round trip. It needs no start(); close() releases its watch and pending takes.
+ * listing, lists again in the background before that runs dry, and reads item data ahead in
+ * batches: a take is one round trip. It needs no start(); close() releases its watch and
+ * pending takes.
  * A taken item is removed before it is returned: if the taker dies right after, the item is
  * lost. Use DistributedQueue with a lockPath when that matters.
  */
@@ -53,7 +54,10 @@ export class SimpleDistributedQueue {
   readonly #path: string;
   readonly #taker: QueueTaker;
   readonly #limiter: PutLimiter;
+  /** `<path>/qn-`, what offer() creates. */
+  readonly #itemPath: string;
   #ready: Promise<void> | undefined;
+  #isReady = false;
   #closed = false;
 
   constructor(client: FrameworkClient, path: string, options: SimpleDistributedQueueOptions = {}) {
@@ -63,6 +67,7 @@ export class SimpleDistributedQueue {
     validateWholeNumber('hardMaxItems', hardMaxItems, 1, Number.MAX_SAFE_INTEGER);
     this.#client = client;
     this.#path = path;
+    this.#itemPath = joinPath(path, SIMPLE_QUEUE_PREFIX);
     const logger = client.logger.child({ component: 'SimpleDistributedQueue', path });
     this.#taker = new QueueTaker({
       client,
@@ -93,9 +98,10 @@ export class SimpleDistributedQueue {
       );
     }
     validateNodeSize('queue item', data.byteLength, '', this.#path);
-    await this.#ensureReady();
-    await this.#limiter.reserve();
-    await this.#client.create(joinPath(this.#path, SIMPLE_QUEUE_PREFIX), {
+    // Once ready and under the bound, the create is sent without an await before it.
+    if (!this.#isReady) await this.#ensureReady();
+    if (!this.#limiter.tryReserve()) await this.#limiter.reserve();
+    await this.#client.create(this.#itemPath, {
       data,
       mode: 'PERSISTENT_SEQUENTIAL',
       createParents: true,
@@ -159,7 +165,7 @@ export class SimpleDistributedQueue {
     options.signal?.throwIfAborted();
     const deadline =
       options.timeoutMs === undefined ? undefined : performance.now() + options.timeoutMs;
-    await this.#ensureReady();
+    if (!this.#isReady) await this.#ensureReady();
     const taken = await this.#taker.take({ wait, deadline, signal: options.signal });
     return taken?.data ?? null;
   }
@@ -176,6 +182,7 @@ export class SimpleDistributedQueue {
       (children) => {
         assertQueuePathOwned(this.#path, children, 'SimpleDistributedQueue');
         this.#limiter.seed(children.length);
+        this.#isReady = true;
       },
       (error: unknown) => {
         this.#ready = undefined;

@@ -64,6 +64,39 @@ describe('SimpleDistributedQueue', () => {
     t.diagnostic(`${perTake.toFixed(2)} requests per take`);
   });
 
+  it('a consumer behind a producer lists ahead while it deletes: FIFO, none lost, none taken twice', async () => {
+    // prefetch 2: the background listing goes out every few items, racing the deletes it must
+    // not resurrect.
+    const path = uniquePath('simple-list-ahead');
+    const producer = new SimpleDistributedQueue(a, path);
+    for (let i = 0; i < 100; i += 1) await producer.offer(Buffer.from(`${i}`));
+    await using consumer = new SimpleDistributedQueue(b, path, { prefetch: 2 });
+    const writing = (async () => {
+      for (let i = 100; i < 500; i += 1) await producer.offer(Buffer.from(`${i}`));
+    })();
+    const taken: number[] = [];
+    for (let i = 0; i < 500; i += 1) taken.push(Number((await consumer.take()).toString()));
+    await writing;
+    assert.deepEqual(
+      taken,
+      Array.from({ length: 500 }, (_, i) => i),
+    );
+    assert.equal(await consumer.poll(), null);
+    assert.deepEqual(await a.getChildren(path), []);
+  });
+
+  it('a waiting take does not list an unchanged empty queue again: it waits for the watch', async () => {
+    const path = uniquePath('simple-no-relist');
+    await using queue = new SimpleDistributedQueue(a, path);
+    assert.equal(await queue.poll(), null); // lists the queue and arms the children watch
+    const before = await requestsReceived(server);
+    for (let i = 0; i < 5; i += 1) assert.equal(await queue.take({ timeoutMs: 20 }), null);
+    assert.ok((await requestsReceived(server)) - before <= 1, 'no listing per take');
+    const waiting = queue.take();
+    await new SimpleDistributedQueue(b, path).offer(Buffer.from('late'));
+    assert.deepEqual(await waiting, Buffer.from('late'));
+  });
+
   it('poll, peek, element and remove on empty and non-empty queues', async () => {
     const path = uniquePath('simple-ops');
     await using queue = new SimpleDistributedQueue(a, path);
