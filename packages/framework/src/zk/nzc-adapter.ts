@@ -19,14 +19,17 @@ import type {
   NzcTransactionResult,
   NzcWatcher,
 } from './nzc-types.js';
+import { decodeMultiRead, encodeMultiRead, OP_MULTI_READ } from './multi-read-codec.js';
 import {
   ADD_WATCH_MODE,
   addWatchRequest,
+  rawRequest,
   REMOVE_WATCHES_ANY,
   removeWatchesRequest,
   withChroot,
   type NzcRawRequest,
 } from './nzc-raw-request.js';
+import { NzcReplyTap } from './nzc-reply-tap.js';
 import type {
   Acl,
   CreateMode,
@@ -115,6 +118,26 @@ function toBigInt(long: Buffer): bigint {
   return long.readBigInt64BE(0);
 }
 
+/** A Stat as the 68 bytes jute writes (czxid, mzxid, ctime, mtime, versions, owner, ...). */
+export function statFromBytes(bytes: Buffer): Stat {
+  return {
+    czxid: bytes.readBigInt64BE(0),
+    mzxid: bytes.readBigInt64BE(8),
+    pzxid: bytes.readBigInt64BE(60),
+    ctime: Number(bytes.readBigInt64BE(16)),
+    mtime: Number(bytes.readBigInt64BE(24)),
+    version: bytes.readInt32BE(32),
+    cversion: bytes.readInt32BE(36),
+    aversion: bytes.readInt32BE(40),
+    ephemeralOwner: bytes.readBigInt64BE(44),
+    dataLength: bytes.readInt32BE(52),
+    numChildren: bytes.readInt32BE(56),
+  };
+}
+
+/** One read of a multiRead: the node, or the typed error of that read alone. */
+export type MultiReadOutcome = { data: Buffer; stat: Stat } | ZooKeeperError;
+
 export function statFromNzc(stat: NzcStat): Stat {
   return {
     czxid: toBigInt(stat.czxid),
@@ -145,6 +168,7 @@ function wireError(error: NzcException, path: string | undefined): ZooKeeperErro
  */
 export class NzcHandle {
   readonly #client: NzcClient;
+  readonly #tap: NzcReplyTap;
   #closed = false;
   #corked = false;
 
@@ -161,6 +185,7 @@ export class NzcHandle {
       nzcOptions.sessionPassword = resume.password;
     }
     this.#client = nzc.createClient(options.connectString, nzcOptions);
+    this.#tap = new NzcReplyTap(this.#client.connectionManager);
     // Credentials registered before connect() are sent right after every handshake, ahead of
     // anything the connection releases once it sees 'connected'.
     for (const { scheme, auth } of options.authInfo) this.#client.addAuthInfo(scheme, auth);
@@ -376,7 +401,39 @@ export class NzcHandle {
     );
   }
 
-  #sendRaw(request: NzcRawRequest, path: string): Promise<void> {
+  /**
+   * Reads several nodes in one request (multiRead, ZooKeeper 3.6+), without watches. Each read
+   * succeeds or fails on its own; the promise rejects only when the request as a whole fails.
+   */
+  multiRead(paths: readonly string[]): Promise<MultiReadOutcome[]> {
+    const chroot = this.#client.connectionManager.chrootPath;
+    const request = rawRequest(
+      OP_MULTI_READ,
+      encodeMultiRead(paths.map((path) => withChroot(chroot, path))),
+    );
+    let body: Buffer | undefined;
+    const tapped = {
+      header: request.header,
+      takeBody: (bytes: Buffer) => (body = Buffer.from(bytes)),
+    };
+    this.#tap.expect(tapped);
+    return this.#sendRaw(request, paths[0]).then(
+      () => {
+        if (body === undefined) throw new Error('multiRead answered without a body');
+        return decodeMultiRead(body, paths.length).map((result, i) =>
+          result.ok
+            ? { data: result.data, stat: statFromBytes(result.stat) }
+            : errorFromCode(result.code, { path: paths[i] }),
+        );
+      },
+      (error: unknown) => {
+        this.#tap.forget(tapped);
+        throw error;
+      },
+    );
+  }
+
+  #sendRaw(request: NzcRawRequest, path: string | undefined): Promise<void> {
     return new Promise((resolve, reject) => {
       this.#batchWrites();
       this.#client.connectionManager.queue(request, (error) => {

@@ -1,12 +1,13 @@
 /**
  * Requests nzc 1.1.3 does not know, written in ZooKeeper's wire format and handed to nzc's
- * packet queue as they are: `addWatch` (3.6+, persistent watches) and `removeWatches`. Only
- * the adapter uses this; no nzc code is loaded here.
+ * packet queue as they are: `addWatch` (3.6+, persistent watches), `removeWatches` and
+ * `multiRead` (see multi-read-codec.ts). Only the adapter uses this; no nzc code is loaded here.
  *
  * nzc picks how to decode a reply from the request header's `type` and drops the connection on
- * a type it does not know. Both requests here are answered by a bare reply header, as nzc's
- * DELETE is, so the header nzc sees says DELETE while the bytes on the wire carry the real op
- * code. nzc still assigns the xid and matches the reply by it.
+ * a type it does not know. The header nzc sees says DELETE (a bare reply header, no payload)
+ * while the bytes on the wire carry the real op code; nzc still assigns the xid and matches the
+ * reply by it. addWatch and removeWatches are answered that way; a multiRead's body is taken
+ * off the stream before nzc sees it (nzc-reply-tap.ts).
  */
 
 /** ZooKeeper op codes (ZooDefs.OpCode). */
@@ -33,31 +34,40 @@ export function withChroot(chroot: string | undefined, path: string): string {
   return path === '/' ? chroot : chroot + path;
 }
 
-/** A request whose body is `ustring path; int value` (AddWatchRequest, RemoveWatchesRequest). */
-function pathAndIntRequest(opCode: number, path: string, value: number): NzcRawRequest {
-  const header = { xid: 0, type: NZC_TYPE_WITHOUT_REPLY_BODY };
+/** nzc sets the real xid when it writes the request; until then it matches no reply. */
+const XID_NOT_YET_SENT = -1000;
+
+/** A request with `body` after the header (length, xid, op code). */
+export function rawRequest(opCode: number, body: Buffer): NzcRawRequest {
+  const header = { xid: XID_NOT_YET_SENT, type: NZC_TYPE_WITHOUT_REPLY_BODY };
   return {
     header,
     payload: null,
     toBuffer(): Buffer {
-      const pathBytes = Buffer.from(path, 'utf8');
-      // length, xid, op code, path length, path, int
-      const buffer = Buffer.alloc(4 + 4 + 4 + 4 + pathBytes.length + 4);
+      const buffer = Buffer.alloc(4 + 4 + 4 + body.length);
       let offset = buffer.writeInt32BE(buffer.length - 4, 0);
       offset = buffer.writeInt32BE(header.xid, offset);
       offset = buffer.writeInt32BE(opCode, offset);
-      offset = buffer.writeInt32BE(pathBytes.length, offset);
-      offset += pathBytes.copy(buffer, offset);
-      buffer.writeInt32BE(value, offset);
+      body.copy(buffer, offset);
       return buffer;
     },
   };
 }
 
+/** `ustring path; int value`: AddWatchRequest, RemoveWatchesRequest. */
+function pathAndInt(path: string, value: number): Buffer {
+  const pathBytes = Buffer.from(path, 'utf8');
+  const body = Buffer.alloc(4 + pathBytes.length + 4);
+  const offset = body.writeInt32BE(pathBytes.length, 0);
+  pathBytes.copy(body, offset);
+  body.writeInt32BE(value, offset + pathBytes.length);
+  return body;
+}
+
 export function addWatchRequest(path: string, mode: number): NzcRawRequest {
-  return pathAndIntRequest(OP_ADD_WATCH, path, mode);
+  return rawRequest(OP_ADD_WATCH, pathAndInt(path, mode));
 }
 
 export function removeWatchesRequest(path: string, watcherType: number): NzcRawRequest {
-  return pathAndIntRequest(OP_REMOVE_WATCHES, path, watcherType);
+  return rawRequest(OP_REMOVE_WATCHES, pathAndInt(path, watcherType));
 }

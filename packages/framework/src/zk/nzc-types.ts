@@ -75,6 +75,8 @@ export interface NzcConnectionManager {
   readonly watcherManager: NzcWatcherManager;
   /** nzc's packet queue: the adapter sends requests nzc has no method for through it. */
   queue(request: object, callback: (error: NzcException | null) => void): void;
+  /** Bound to each new socket's 'data' event; the reply tap replaces it. */
+  onSocketData(buffer: Buffer): void;
 }
 
 /** nzc's one-shot watcher tables (path -> EventEmitter) and its notification dispatch. */

@@ -4,11 +4,12 @@ import {
   ConnectionLossError,
   SessionExpiredError,
 } from '../errors/zookeeper-error-classes.js';
-import { isConnectionLoss, isRetryable } from '../errors/predicates.js';
+import { isConnectionLoss, isRetryable, isZooKeeperError } from '../errors/predicates.js';
 import type { Logger } from '../logging/logger.js';
 import type { ConnectionEvent } from './connection-event.js';
 import { ConnectionHealthMonitor } from './connection-health-monitor.js';
-import { NzcHandle, type NzcHandleEvent } from './nzc-adapter.js';
+import { NzcHandle, type MultiReadOutcome, type NzcHandleEvent } from './nzc-adapter.js';
+import { ReadBatcher } from './read-batcher.js';
 import { RequestDeadlines } from './request-deadlines.js';
 import type { NzcWatcher } from './nzc-types.js';
 import { WatchRegistry, type WatchKind } from './watch-registry.js';
@@ -59,6 +60,12 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
   readonly #persistentWatches: PersistentWatchRegistry;
   readonly #health: ConnectionHealthMonitor;
   readonly #deadlines: RequestDeadlines;
+  readonly #reads = new ReadBatcher({
+    single: (path) => this.#run((h) => h.getData(path)),
+    many: (paths) => this.#multiRead(paths),
+  });
+  /** The server answered a multiRead with UNIMPLEMENTED (before 3.6): read one at a time. */
+  #multiReadUnsupported = false;
   #handle: NzcHandle | undefined;
   #connected = false;
   #closed = false;
@@ -163,6 +170,8 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
   }
 
   getData(path: string, watcher?: Watcher): Promise<{ data: Buffer; stat: Stat }> {
+    // Unwatched reads made together share one multiRead (see ReadBatcher).
+    if (!watcher) return this.#reads.read(path);
     return this.#runWatched('data', path, watcher, (h, w) => h.getData(path, w));
   }
 
@@ -202,6 +211,25 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     listener: PersistentWatchListener,
   ): () => boolean {
     return this.#persistentWatches.add(path, mode, listener);
+  }
+
+  async #multiRead(paths: readonly string[]): Promise<MultiReadOutcome[]> {
+    if (!this.#multiReadUnsupported) {
+      try {
+        return await this.#run((h) => h.multiRead(paths));
+      } catch (error) {
+        if (!isZooKeeperError(error) || error.code !== 'UNIMPLEMENTED') throw error;
+        this.#multiReadUnsupported = true;
+        this.#options.logger.info(
+          'the server has no multiRead (ZooKeeper < 3.6): reading one by one',
+        );
+      }
+    }
+    return Promise.all(
+      paths.map((path) =>
+        this.#run((h) => h.getData(path)).catch((error: unknown) => error as MultiReadOutcome),
+      ),
+    );
   }
 
   async #runWatched<T>(
