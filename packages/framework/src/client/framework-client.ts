@@ -285,7 +285,9 @@ export class FrameworkClient {
   async exists(path: string, options: WatchOptions = {}): Promise<Stat | null> {
     const serverPath = this.#readPath(path, options);
     const watcher = this.#watcher(options);
-    return this.#run('exists', path, () => this.#context.ops.exists(serverPath, watcher));
+    return this.#run('exists', path, () =>
+      this.#context.ops.exists(serverPath, watcher, options.signal),
+    );
   }
 
   /** The node's data and Stat; rejects with NoNodeError when it does not exist. */
@@ -300,7 +302,9 @@ export class FrameworkClient {
   }> {
     const serverPath = this.#readPath(path, options);
     const watcher = this.#watcher(options);
-    return this.#run('getData', path, () => this.#context.ops.getData(serverPath, watcher));
+    return this.#run('getData', path, () =>
+      this.#context.ops.getData(serverPath, watcher, options.signal),
+    );
   }
 
   /** Replaces the node's data; resolves the new Stat. */
@@ -332,7 +336,7 @@ export class FrameworkClient {
     validateFlag('stat', options.stat);
     const watcher = this.#watcher(options);
     const result = await this.#run('getChildren', path, () =>
-      this.#context.ops.getChildren(serverPath, watcher),
+      this.#context.ops.getChildren(serverPath, watcher, options.signal),
     );
     return options.stat === true ? result : result.children;
   }

@@ -6,10 +6,23 @@ import type { WatchedEvent, Watcher } from './zookeeper-types.js';
 /** Data/exists watches and child watches travel in separate lists of SetWatches. */
 export type WatchKind = 'data' | 'child';
 
-interface WatchEntry {
-  refs: number;
+interface Target {
+  readonly fire: (event: WatchedEvent) => void;
+  readonly reportPath: string;
+}
+
+/**
+ * One server-side watch (a path and a kind) and everyone waiting on it. nzc is handed one
+ * function per slot, so it keeps one listener per path however many callers wait (it would
+ * otherwise keep one per call until the watch fires: a leak, and Node's
+ * MaxListenersExceededWarning after ten timed-out waits on one path).
+ */
+interface Slot {
   readonly bytes: number;
-  readonly pending: Set<() => void>;
+  readonly targets: Set<Target>;
+  readonly nzcWatcher: NzcWatcher;
+  /** A request with this slot's watcher succeeded: the server holds the watch until it fires. */
+  onServer: boolean;
 }
 
 /** Bytes one path costs inside SetWatches: a length prefix and the UTF-8 path. */
@@ -18,39 +31,37 @@ function costOf(path: string): number {
 }
 
 /**
- * Keeps the one-shot watches the server holds for this client, for two reasons:
+ * Keeps the one-shot watches the server holds for this client, for three reasons:
+ * - one nzc listener per watched path and kind, whatever the number of callers (see Slot);
+ *   a caller that gives up (its signal aborts) leaves the slot at once;
  * - a budget: nzc re-sends every watched path in one SetWatches packet on reconnect and never
  *   splits it; past the server's jute.maxbuffer the server drops the connection, nzc reconnects
- *   and re-sends, forever. New watches beyond the budget fail before anything is sent.
+ *   and re-sends, forever. New watches beyond the budget fail before anything is sent;
  * - on a new session every outstanding watch is dead; its watcher gets SESSION_EXPIRED (as the
  *   Java client delivers None/Expired) so whoever waits on it can re-read.
  * Watchers run inside nzc's socket handler: a throw there would kill the process, so every call
  * is isolated and routed to `onWatcherError`.
  */
 export class WatchRegistry {
-  readonly #entries = new Map<string, WatchEntry>();
+  readonly #slots = new Map<string, Slot>();
   readonly #budgetBytes: number;
   readonly #onWatcherError: (error: unknown, path: string) => void;
   #usedBytes = 0;
-  #reservedBytes = 0;
 
   constructor(budgetBytes: number, onWatcherError: (error: unknown, path: string) => void) {
     this.#budgetBytes = budgetBytes;
     this.#onWatcherError = onWatcherError;
   }
 
-  /** Bytes of watched paths, including watches whose request is still in flight. */
+  /** Bytes of watched paths, watches whose request is still in flight included. */
   get usedBytes(): number {
-    return this.#usedBytes + this.#reservedBytes;
+    return this.#usedBytes;
   }
 
-  /**
-   * Fails when a watch on a path not yet watched would exceed the budget. Watches still in
-   * flight count too (reserved by `wrap`), so a burst of watched reads cannot overshoot.
-   */
+  /** Fails when a watch on a path not yet watched would exceed the budget. */
   checkBudget(kind: WatchKind, path: string): void {
-    if (this.#entries.has(`${kind}:${path}`)) return;
-    const needed = this.#usedBytes + this.#reservedBytes + costOf(path);
+    if (this.#slots.has(`${kind}:${path}`)) return;
+    const needed = this.#usedBytes + costOf(path);
     if (needed > this.#budgetBytes) {
       throw new WatchBudgetExceededError(
         `watch budget exceeded: watching ${path} would need ${needed} bytes of watched paths, ` +
@@ -63,74 +74,84 @@ export class WatchRegistry {
   }
 
   /**
-   * Wraps `watcher` for nzc. `reportPath` is the path the user sees (namespace removed). The
-   * entry is counted from `register()` on (after the server accepted the watch).
+   * Adds `watcher` to the slot of (`kind`, `path`) and returns the slot's nzc watcher for the
+   * request, `register()` for its success and `cancel()` for its failure. `reportPath` is the
+   * path the caller sees (namespace removed). Once `signal` aborts, the watcher leaves.
    */
   wrap(
     kind: WatchKind,
     path: string,
     reportPath: string,
     watcher: Watcher,
-  ): {
-    nzcWatcher: NzcWatcher;
-    register: () => void;
-    cancel: () => void;
-  } {
+    signal?: AbortSignal,
+  ): { nzcWatcher: NzcWatcher; register: () => void; cancel: () => void } {
     const key = `${kind}:${path}`;
-    let registered = false;
+    const slot = this.#slots.get(key) ?? this.#openSlot(key, path);
     let done = false;
-    let reserved = this.#entries.has(key) ? 0 : costOf(path);
-    this.#reservedBytes += reserved;
-    const unreserve = (): void => {
-      this.#reservedBytes -= reserved;
-      reserved = 0;
+    const leave = (): void => {
+      signal?.removeEventListener('abort', leave);
+      slot.targets.delete(target);
+      if (slot.targets.size === 0 && !slot.onServer) this.#closeSlot(key, slot);
     };
-    const fire = (event: WatchedEvent): void => {
-      if (done) return;
-      done = true;
-      if (registered) this.#release(key, expire);
-      try {
-        watcher(event);
-      } catch (error) {
-        this.#onWatcherError(error, reportPath);
-      }
+    const target: Target = {
+      reportPath,
+      fire: (event) => {
+        if (done) return;
+        done = true;
+        signal?.removeEventListener('abort', leave);
+        try {
+          watcher(event);
+        } catch (error) {
+          this.#onWatcherError(error, reportPath);
+        }
+      },
     };
-    const expire = (): void => fire({ type: 'SESSION_EXPIRED', path: reportPath });
-    const nzcWatcher = (event: NzcEvent): void => {
-      const type = watchEventTypeOf(event.type);
-      if (type) fire({ type, path: reportPath });
+    slot.targets.add(target);
+    signal?.addEventListener('abort', leave, { once: true });
+    return {
+      nzcWatcher: slot.nzcWatcher,
+      register: () => {
+        if (this.#slots.get(key) === slot) slot.onServer = true;
+      },
+      cancel: leave,
     };
-    const register = (): void => {
-      unreserve();
-      if (registered || done) return;
-      registered = true;
-      let entry = this.#entries.get(key);
-      if (!entry) {
-        entry = { refs: 0, bytes: costOf(path), pending: new Set() };
-        this.#entries.set(key, entry);
-        this.#usedBytes += entry.bytes;
-      }
-      entry.refs += 1;
-      entry.pending.add(expire);
-    };
-    return { nzcWatcher, register, cancel: unreserve };
   }
 
   /** The session is gone: every outstanding watch is told, and the budget starts over. */
   expireAll(): void {
-    const expires = [...this.#entries.values()].flatMap((entry) => [...entry.pending]);
-    this.#entries.clear();
+    const slots = [...this.#slots.values()];
+    this.#slots.clear();
     this.#usedBytes = 0;
-    for (const expire of expires) expire();
+    for (const slot of slots) {
+      for (const target of [...slot.targets]) {
+        target.fire({ type: 'SESSION_EXPIRED', path: target.reportPath });
+      }
+    }
   }
 
-  #release(key: string, expire: () => void): void {
-    const entry = this.#entries.get(key);
-    if (!entry || !entry.pending.delete(expire)) return;
-    entry.refs -= 1;
-    if (entry.refs === 0) {
-      this.#entries.delete(key);
-      this.#usedBytes -= entry.bytes;
-    }
+  #openSlot(key: string, path: string): Slot {
+    const slot: Slot = {
+      bytes: costOf(path),
+      targets: new Set(),
+      onServer: false,
+      nzcWatcher: (event: NzcEvent): void => {
+        const type = watchEventTypeOf(event.type);
+        if (type === undefined) return;
+        // The server watch is used up: whoever asks next sets a new one.
+        if (this.#slots.get(key) === slot) this.#closeSlot(key, slot);
+        const targets = [...slot.targets];
+        slot.targets.clear();
+        for (const target of targets) target.fire({ type, path: target.reportPath });
+      },
+    };
+    this.#slots.set(key, slot);
+    this.#usedBytes += slot.bytes;
+    return slot;
+  }
+
+  #closeSlot(key: string, slot: Slot): void {
+    if (this.#slots.get(key) !== slot) return;
+    this.#slots.delete(key);
+    this.#usedBytes -= slot.bytes;
   }
 }

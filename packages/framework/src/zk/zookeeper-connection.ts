@@ -165,22 +165,30 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     return this.#run((h) => h.delete(path, version));
   }
 
-  exists(path: string, watcher?: Watcher): Promise<Stat | null> {
-    return this.#runWatched('data', path, watcher, (h, w) => h.exists(path, w));
+  exists(path: string, watcher?: Watcher, signal?: AbortSignal): Promise<Stat | null> {
+    return this.#runWatched('data', path, { watcher, signal }, (h, w) => h.exists(path, w));
   }
 
-  getData(path: string, watcher?: Watcher): Promise<{ data: Buffer; stat: Stat }> {
+  getData(
+    path: string,
+    watcher?: Watcher,
+    signal?: AbortSignal,
+  ): Promise<{ data: Buffer; stat: Stat }> {
     // Unwatched reads made together share one multiRead (see ReadBatcher).
     if (!watcher) return this.#reads.read(path);
-    return this.#runWatched('data', path, watcher, (h, w) => h.getData(path, w));
+    return this.#runWatched('data', path, { watcher, signal }, (h, w) => h.getData(path, w));
   }
 
   setData(path: string, data: Buffer, version: number): Promise<Stat> {
     return this.#run((h) => h.setData(path, data, version));
   }
 
-  getChildren(path: string, watcher?: Watcher): Promise<{ children: string[]; stat: Stat }> {
-    return this.#runWatched('child', path, watcher, (h, w) => h.getChildren(path, w));
+  getChildren(
+    path: string,
+    watcher?: Watcher,
+    signal?: AbortSignal,
+  ): Promise<{ children: string[]; stat: Stat }> {
+    return this.#runWatched('child', path, { watcher, signal }, (h, w) => h.getChildren(path, w));
   }
 
   getAcl(path: string): Promise<{ acl: Acl[]; stat: Stat }> {
@@ -235,12 +243,13 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
   async #runWatched<T>(
     kind: WatchKind,
     path: string,
-    watcher: Watcher | undefined,
+    watch: { watcher: Watcher | undefined; signal: AbortSignal | undefined },
     operation: (handle: NzcHandle, watcher: NzcWatcher | undefined) => Promise<T>,
   ): Promise<T> {
+    const { watcher, signal } = watch;
     if (!watcher) return this.#run((h) => operation(h, undefined));
     this.#watches.checkBudget(kind, path);
-    const wrapped = this.#watches.wrap(kind, path, path, watcher);
+    const wrapped = this.#watches.wrap(kind, path, path, watcher, signal);
     try {
       const result = await this.#run((h) => operation(h, wrapped.nzcWatcher));
       wrapped.register();

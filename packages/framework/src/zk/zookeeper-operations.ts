@@ -18,11 +18,22 @@ import type {
 export interface ZooKeeperOperations {
   create(path: string, data: Buffer, acl: readonly Acl[], mode: CreateMode): Promise<string>;
   delete(path: string, version: number): Promise<void>;
-  /** Resolves `null` when the node does not exist (the watch then waits for its creation). */
-  exists(path: string, watcher?: Watcher): Promise<Stat | null>;
-  getData(path: string, watcher?: Watcher): Promise<{ data: Buffer; stat: Stat }>;
+  /**
+   * Resolves `null` when the node does not exist (the watch then waits for its creation).
+   * The reads' `signal` withdraws their watcher when it aborts (the server watch stays).
+   */
+  exists(path: string, watcher?: Watcher, signal?: AbortSignal): Promise<Stat | null>;
+  getData(
+    path: string,
+    watcher?: Watcher,
+    signal?: AbortSignal,
+  ): Promise<{ data: Buffer; stat: Stat }>;
   setData(path: string, data: Buffer, version: number): Promise<Stat>;
-  getChildren(path: string, watcher?: Watcher): Promise<{ children: string[]; stat: Stat }>;
+  getChildren(
+    path: string,
+    watcher?: Watcher,
+    signal?: AbortSignal,
+  ): Promise<{ children: string[]; stat: Stat }>;
   getAcl(path: string): Promise<{ acl: Acl[]; stat: Stat }>;
   setAcl(path: string, acl: readonly Acl[], version: number): Promise<Stat>;
   /** A multi: all or nothing. A failure rejects with a TransactionFailedError. */
