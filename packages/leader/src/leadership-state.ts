@@ -47,8 +47,13 @@ export class LeadershipState {
    */
   set(value: boolean, notify = true): void {
     if (this.#closed || this.#subject.value === value) return;
-    this.#logger.info(value ? 'leadership gained' : 'leadership ended');
     this.#subject.next(value);
+    // Logged once the current I/O is done: a log call (formatting, streams; tens of
+    // microseconds in a cold process even when the level is off) would otherwise sit between
+    // leadership ending and the node's delete going out, and between a successor's confirming
+    // read and its takeLeadership.
+    const message = value ? 'leadership gained' : 'leadership ended';
+    setImmediate(() => this.#logger.info(message));
     if (!notify) return;
     const event: LeadershipEvent = value ? 'isLeader' : 'notLeader';
     for (const listener of this.#listeners[event]) {

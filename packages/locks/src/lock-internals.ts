@@ -17,8 +17,8 @@ import {
 import { remainingMs } from './check-arguments.js';
 import { ConnectionWatch } from './connection-watch.js';
 import type { LockDriver } from './lock-driver.js';
-import { foreignRecipe, sortParticipants } from './lock-node-names.js';
-import { sleepUnlessAborted, waitForWake } from './wait-for-wake.js';
+import { ParticipantSorter, sortParticipants } from './lock-node-names.js';
+import { sleepUnlessAborted, WakeWait, type WakeReason } from './wait-for-wake.js';
 
 /** How a lock uses the shared algorithm. */
 export interface LockInternalsConfig {
@@ -67,6 +67,15 @@ interface Snapshot {
   readonly stat: Stat | undefined;
 }
 
+/** A children read under way, with the ConnectionWatch epoch read just before it was sent. */
+interface Reread {
+  readonly epoch: number;
+  readonly snapshot: Promise<Snapshot>;
+}
+
+/** Why a wait's watcher is withdrawn. */
+const WAIT_ENDED = Symbol('wait ended');
+
 /** Our node is gone although we never deleted it: its session ended while we waited. */
 const NODE_VANISHED = Symbol('node vanished');
 
@@ -77,11 +86,13 @@ export class LockInternals {
   readonly #config: LockInternalsConfig;
   readonly #watch: ConnectionWatch;
   readonly #logger: Logger;
+  readonly #sorter: ParticipantSorter;
 
   constructor(client: FrameworkClient, basePath: string, config: LockInternalsConfig) {
     this.#client = client;
     this.#basePath = basePath;
     this.#config = config;
+    this.#sorter = new ParticipantSorter(config.driver.recipe, config.driver.markers);
     this.#watch = ConnectionWatch.of(client);
     this.#logger = client.logger.child({ component: config.component, path: basePath });
   }
@@ -205,11 +216,14 @@ export class LockInternals {
     let { epoch, deadlineMs } = context;
     const ourName = path.slice(path.lastIndexOf('/') + 1);
     let snapshot = first?.children.includes(ourName) === true ? first : undefined;
+    let next: Reread | undefined;
     for (;;) {
       options.signal?.throwIfAborted();
       if (snapshot === undefined) {
-        epoch = this.#watch.epoch;
-        snapshot = await this.#read();
+        const reread = next ?? this.#reread();
+        next = undefined;
+        epoch = reread.epoch;
+        snapshot = await reread.snapshot;
       }
       const sorted = this.#participants(snapshot);
       const stat = snapshot.stat;
@@ -229,33 +243,54 @@ export class LockInternals {
       });
       // After a timeout, one more look (as Curator does): the lock may have come our way.
       if (woke === 'timeout') deadlineMs = performance.now();
+      else if (typeof woke === 'object') next = woke;
     }
   }
 
   /**
    * Watches `path` with getData (not exists: on a node that is already gone, exists would
    * leave a watch behind) and waits for it to change, the time to run out, the caller to abort
-   * or the client to close. The watcher is silenced on the way out.
+   * or the client to close.
+   *
+   * The handoff's critical path runs through here, so the watcher does the next step itself:
+   * it sends the confirming children read at once, from the event, and hands it to the loop.
+   * The loop itself is woken a turn later (setImmediate): it only has to be back before the
+   * read's answer, and its few steps would otherwise run before the read leaves the socket
+   * (the client sends what a tick wrote once the tick's promise jobs are done). A watch that
+   * fires after the wait ended (a timeout, an abort) finds nothing left to do.
    */
   async #waitForDeletion(
     path: string,
     options: { timeoutMs: number | undefined; signal: AbortSignal | undefined },
-  ): Promise<'woken' | 'timeout' | 'closed'> {
-    const silence = new AbortController();
-    let wake!: () => void;
-    const woken = new Promise<void>((resolve) => (wake = resolve));
+  ): Promise<Exclude<WakeReason, 'woken'> | Reread | undefined> {
+    const wait = new WakeWait();
+    // Withdraws our watcher when the wait ends without it (timeout, abort, close), so waits
+    // given up on one unchanged node do not pile up on the client's watch of that node.
+    const withdraw = new AbortController();
+    let reread: Reread | undefined;
+    const watch = (): void => {
+      if (wait.ended) return;
+      reread = this.#reread();
+      setImmediate(wait.wake);
+    };
     try {
-      await this.#client.getData(path, { watch: () => wake(), signal: silence.signal });
+      await this.#client.getData(path, { watch, signal: withdraw.signal });
     } catch (error) {
-      silence.abort();
-      if (isNoNode(error)) return 'woken';
+      if (isNoNode(error)) return undefined; // gone already: the loop reads again
       throw error;
     }
-    try {
-      return await waitForWake(woken, { ...options, closed: this.#watch.closedSignal });
-    } finally {
-      silence.abort();
-    }
+    const woke = await wait.wait({ ...options, closed: this.#watch.closedSignal });
+    if (woke === 'woken') return reread;
+    withdraw.abort(WAIT_ENDED); // a reason of our own: no DOMException to build
+    return woke;
+  }
+
+  /** Sends a children read; the loop awaits it unless it gives up first. */
+  #reread(): Reread {
+    const epoch = this.#watch.epoch;
+    const snapshot = this.#read();
+    snapshot.catch(() => undefined); // not unhandled when an abort makes the loop drop it
+    return { epoch, snapshot };
   }
 
   async #read(): Promise<Snapshot> {
@@ -268,15 +303,15 @@ export class LockInternals {
   }
 
   #participants(snapshot: Snapshot): string[] {
-    const { driver } = this.#config;
-    const foreign = foreignRecipe(snapshot.children, driver.recipe);
-    if (foreign !== undefined) {
+    const result = this.#sorter.sort(snapshot.children);
+    if ('foreign' in result) {
+      const { recipe } = this.#config.driver;
       throw new InvalidArgumentError(
-        `${this.#basePath} is used by ${foreign}; an ${driver.recipe} cannot share its path`,
+        `${this.#basePath} is used by ${result.foreign}; an ${recipe} cannot share its path`,
         { path: this.#basePath },
       );
     }
-    return sortParticipants(snapshot.children, driver.markers);
+    return result.sorted;
   }
 
   /** Removes a node we queued with; failures are retried in the background by the client. */

@@ -48,11 +48,20 @@ export function sortParticipants(
   children: readonly string[],
   markers: readonly string[],
 ): string[] {
-  const parsed: { name: string; sequence: number }[] = [];
+  const parsed: Participant[] = [];
   for (const name of children) {
     const sequence = lockSequence(name, markers);
     if (sequence !== undefined) parsed.push({ name, sequence });
   }
+  return sortParsed(parsed);
+}
+
+interface Participant {
+  readonly name: string;
+  readonly sequence: number;
+}
+
+function sortParsed(parsed: Participant[]): string[] {
   parsed.sort(
     (a, b) =>
       compareSequenceWrapping(a.sequence, b.sequence) ||
@@ -97,9 +106,60 @@ const FOREIGN: readonly {
  */
 export function foreignRecipe(children: readonly string[], own: LockRecipe): string | undefined {
   for (const name of children) {
-    for (const { recipe, owner, matches } of FOREIGN) {
-      if (owner !== own && matches(name)) return recipe;
-    }
+    const recipe = foreignRecipeOf(name, own);
+    if (recipe !== undefined) return recipe;
   }
   return undefined;
+}
+
+function foreignRecipeOf(name: string, own: LockRecipe): string | undefined {
+  for (const { recipe, owner, matches } of FOREIGN) {
+    if (owner !== own && matches(name)) return recipe;
+  }
+  return undefined;
+}
+
+/** What one child name is to a lock: its place in line, another recipe's node, or neither. */
+interface ParsedName {
+  readonly sequence: number | undefined;
+  readonly foreign: string | undefined;
+}
+
+/**
+ * {@link foreignRecipe} and {@link sortParticipants} in one pass for one lock, parsing each
+ * name once: a lock's children repeat from one read to the next (a waiter reads the same queue
+ * when it joins and again when the node ahead goes), so only the new names are parsed.
+ */
+export class ParticipantSorter {
+  readonly #own: LockRecipe;
+  readonly #markers: readonly string[];
+  /** The names of the last read; names that left the lock are dropped at the next one. */
+  #known = new Map<string, ParsedName>();
+
+  constructor(own: LockRecipe, markers: readonly string[]) {
+    this.#own = own;
+    this.#markers = markers;
+  }
+
+  /** The participants in lock order, or the first foreign recipe found among `children`. */
+  sort(children: readonly string[]): { sorted: string[] } | { foreign: string } {
+    const previous = this.#known;
+    const known = new Map<string, ParsedName>();
+    const parsed: Participant[] = [];
+    for (const name of children) {
+      let entry = previous.get(name);
+      if (entry === undefined) {
+        const foreign = foreignRecipeOf(name, this.#own);
+        entry = {
+          sequence: foreign === undefined ? lockSequence(name, this.#markers) : undefined,
+          foreign,
+        };
+      }
+      known.set(name, entry);
+      if (entry.foreign !== undefined) return { foreign: entry.foreign };
+      if (entry.sequence !== undefined) parsed.push({ name, sequence: entry.sequence });
+    }
+    this.#known = known;
+    return { sorted: sortParsed(parsed) };
+  }
 }

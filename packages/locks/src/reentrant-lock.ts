@@ -110,11 +110,7 @@ export abstract class ReentrantLock implements InterProcessLock {
     // Another acquire of this lock under way in this very flow: its outcome decides ours.
     const pending = scope?.pending.get(this);
     if (pending !== undefined) {
-      const settled = pending.then(
-        () => undefined,
-        () => undefined,
-      );
-      const woke = await waitForWake(settled, {
+      const woke = await waitForWake(pending, {
         timeoutMs: remainingMs(deadlineMs),
         signal,
         closed: this.#internals.connectionWatch.closedSignal,

@@ -2,55 +2,91 @@
 // the client closes. Everything armed here is disarmed before it returns, so a long-lived
 // process that waits millions of times keeps no timers or abort listeners behind.
 
-/** Why {@link waitForWake} returned. */
+/** Why a wait returned. */
 export type WakeReason = 'woken' | 'timeout' | 'closed';
 
-/** Options of {@link waitForWake}. */
+/** Options of {@link WakeWait.wait} and {@link waitForWake}. */
 export interface WaitForWakeOptions {
   /** Give up after this long; undefined waits without a limit. */
   readonly timeoutMs: number | undefined;
   /** The caller's signal: aborting rejects with its reason. */
   readonly signal: AbortSignal | undefined;
   /** Aborted when the client closes: returns 'closed' (the next operation then fails). */
-  readonly closed: AbortSignal;
+  readonly closed?: AbortSignal | undefined;
 }
 
 /**
- * Waits for `wake` (a watch firing), at most `timeoutMs`. Rejects with `signal.reason` when the
- * caller aborts; the caller then cleans up.
+ * A wait that a watcher ends. Made before the watched read is sent and handed to it as the
+ * watcher (`{ watch: wait.wake }`), so the event ends the wait directly, without a promise or an
+ * abort signal in between. A wake after the wait ended does nothing, so the watcher needs no
+ * silencing: a watch that fires after a timeout or an abort finds nothing left to do.
  */
-export function waitForWake(wake: Promise<void>, options: WaitForWakeOptions): Promise<WakeReason> {
-  const { timeoutMs, signal, closed } = options;
-  if (signal?.aborted === true) return Promise.reject(signal.reason as Error);
-  if (closed.aborted) return Promise.resolve('closed');
-  return new Promise<WakeReason>((resolve, reject) => {
-    let timer: NodeJS.Timeout | undefined;
-    const finish = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      closed.removeEventListener('abort', onClosed);
-    };
-    const onAbort = (): void => {
-      finish();
-      reject(signal?.reason as Error);
-    };
-    const onClosed = (): void => {
-      finish();
-      resolve('closed');
-    };
-    if (timeoutMs !== undefined) {
-      timer = setTimeout(() => {
+export class WakeWait {
+  #woken = false;
+  #ended = false;
+  #settle: ((reason: WakeReason) => void) | undefined;
+
+  /** The watcher: ends the wait with 'woken' (or, before {@link wait}, makes it return so). */
+  readonly wake = (): void => {
+    this.#woken = true;
+    this.#settle?.('woken');
+  };
+
+  /** True once the wait is over, whatever ended it: a wake now comes too late. */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /**
+   * Waits for {@link wake}, at most `timeoutMs`. Rejects with `signal.reason` when the caller
+   * aborts; the caller then cleans up. Call it once.
+   */
+  wait(options: WaitForWakeOptions): Promise<WakeReason> {
+    const { timeoutMs, signal, closed } = options;
+    this.#ended = true;
+    if (signal?.aborted === true) return Promise.reject(signal.reason as Error);
+    if (this.#woken) return Promise.resolve('woken');
+    if (closed?.aborted === true) return Promise.resolve('closed');
+    this.#ended = false;
+    return new Promise<WakeReason>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const finish = (): void => {
+        this.#ended = true;
+        this.#settle = undefined;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        closed?.removeEventListener('abort', onClosed);
+      };
+      const onAbort = (): void => {
         finish();
-        resolve('timeout');
-      }, timeoutMs);
-    }
-    signal?.addEventListener('abort', onAbort, { once: true });
-    closed.addEventListener('abort', onClosed, { once: true });
-    void wake.then(() => {
-      finish();
-      resolve('woken');
+        reject(signal?.reason as Error);
+      };
+      const onClosed = (): void => {
+        finish();
+        resolve('closed');
+      };
+      this.#settle = (reason) => {
+        finish();
+        resolve(reason);
+      };
+      if (timeoutMs !== undefined) timer = setTimeout(() => this.#settle?.('timeout'), timeoutMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      closed?.addEventListener('abort', onClosed, { once: true });
     });
-  });
+  }
+}
+
+/**
+ * Waits for `wake` to settle (either way), at most `timeoutMs`. Rejects with `signal.reason`
+ * when the caller aborts; the caller then cleans up.
+ */
+export function waitForWake(
+  wake: Promise<unknown>,
+  options: WaitForWakeOptions,
+): Promise<WakeReason> {
+  const wait = new WakeWait();
+  wake.then(wait.wake, wait.wake);
+  return wait.wait(options);
 }
 
 /** Sleeps `ms`, rejecting with `signal.reason` if the caller aborts first. */
@@ -58,7 +94,5 @@ export async function sleepUnlessAborted(
   ms: number,
   signal: AbortSignal | undefined,
 ): Promise<void> {
-  const never = new Promise<void>(() => undefined);
-  const dummyClosed = new AbortController().signal;
-  await waitForWake(never, { timeoutMs: ms, signal, closed: dummyClosed });
+  await new WakeWait().wait({ timeoutMs: ms, signal });
 }

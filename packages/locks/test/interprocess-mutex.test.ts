@@ -86,6 +86,29 @@ describe('InterProcessMutex', () => {
     }
   });
 
+  it('timed-out acquires behind one holder leave nothing piling up: one watch in the budget, no listener warning', async () => {
+    const path = uniquePath('mutex-given-up');
+    const holder = new InterProcessMutex(a, path);
+    const waiter = new InterProcessMutex(b, path);
+    await holder.acquire();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning.name);
+    };
+    process.on('warning', onWarning);
+    try {
+      const budgetBefore = b.watchBudget.usedBytes;
+      for (let i = 0; i < 15; i++) assert.equal(await waiter.acquire(5), false);
+      // At most the holder's node is still watched (the server watch stays until it fires).
+      assert.ok(b.watchBudget.usedBytes - budgetBefore < 200, 'one watch, not fifteen');
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(warnings, []);
+    } finally {
+      process.off('warning', onWarning);
+      await holder.release();
+    }
+  });
+
   it('an aborted acquire rejects with the reason and removes its node', async () => {
     const path = uniquePath('abort');
     const holder = new InterProcessMutex(a, path);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LockName, lockSequence, sortParticipants } from '../src/index.js';
-import { foreignRecipe } from '../src/lock-node-names.js';
+import { foreignRecipe, ParticipantSorter } from '../src/lock-node-names.js';
 import { MUTEX_DRIVER, READ_DRIVER, WRITE_DRIVER } from '../src/lock-driver.js';
 
 const UUID_A = '_c_3289752c-07a2-420d-ada0-bfaee14d583b-';
@@ -76,6 +76,28 @@ describe('lock node names', () => {
       /Mutex/,
     );
     assert.equal(foreignRecipe(['notes', 'lock-x'], 'InterProcessReadWriteLock'), undefined);
+  });
+
+  it('a lock sorting read after read (names parsed once) answers as sortParticipants and foreignRecipe do', () => {
+    const markers = [LockName.MUTEX];
+    const sorter = new ParticipantSorter('InterProcessMutex', markers);
+    const reads = [
+      [`${UUID_A}lock-0000000002`, 'notes', `${UUID_B}lock-0000000001`],
+      // the same names again, one gone, one new (past the wrap), one foreign child of no recipe
+      [`${UUID_B}lock-0000000001`, `${UUID_A}lock--000000004`, 'notes', 'lock-x'],
+      [`${UUID_A}lock--000000004`, `${UUID_A}lock-0000000002`, `${UUID_B}lock-0000000001`],
+    ];
+    for (const children of reads) {
+      assert.deepEqual(sorter.sort(children), { sorted: sortParticipants(children, markers) });
+    }
+    // Another recipe's node turns up in a later read: reported, whatever was known before.
+    const mixed = [`${UUID_B}lock-0000000001`, `${UUID_A}latch-0000000003`];
+    const result = sorter.sort(mixed);
+    assert.ok('foreign' in result);
+    assert.equal(result.foreign, foreignRecipe(mixed, 'InterProcessMutex'));
+    // ...and in every read after it, as long as it is there.
+    assert.ok('foreign' in sorter.sort([...mixed].reverse()));
+    assert.deepEqual(sorter.sort(reads[0]!), { sorted: sortParticipants(reads[0]!, markers) });
   });
 });
 
