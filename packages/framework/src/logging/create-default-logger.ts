@@ -49,7 +49,28 @@ export function createDefaultLogger(): Logger {
       validLevels: [...LEVELS],
     });
   }
-  return logger;
+  return gated(logger);
+}
+
+/**
+ * Checks the level before handing a call to winston, which otherwise runs its formats
+ * (timestamp, the line) and its stream for every call and drops disabled levels only at the
+ * transport: measured at ~2 µs warm and 60-90 µs cold per info/debug call at level `warn`, on
+ * the paths of lock handoffs and leader changes.
+ */
+function gated(logger: winston.Logger): Logger {
+  const when =
+    (level: 'error' | 'warn' | 'info' | 'debug') =>
+    (message: string, meta?: Record<string, unknown>): void => {
+      if (logger.isLevelEnabled(level)) logger.log(level, message, meta);
+    };
+  return {
+    error: when('error'),
+    warn: when('warn'),
+    info: when('info'),
+    debug: when('debug'),
+    child: (meta) => gated(logger.child(meta)),
+  };
 }
 
 function formatLine(info: winston.Logform.TransformableInfo): string {
