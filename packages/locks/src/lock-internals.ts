@@ -7,6 +7,7 @@
 //   no node and no watch behind.
 import {
   InvalidArgumentError,
+  isClosed,
   isNoNode,
   joinPath,
   NoNodeError,
@@ -149,6 +150,8 @@ export class LockInternals {
     const deleting = this.#client.delete(path, { guaranteed: true, quietly: true });
     if (this.#config.pipelineRelease !== true) return deleting;
     deleting.catch((error: unknown) => {
+      // A closed client ended the session, and the node with it: nothing to say.
+      if (isClosed(error)) return;
       // Nobody awaits it: say so. Retryable failures go on in the background until the node
       // is gone; anything else leaves the node until the session ends.
       this.#logger.warn('releasing the lock failed', { lockPath: path, error });
