@@ -38,6 +38,7 @@ export function validatePersistentWatchMode(mode: unknown): PersistentWatchMode 
 export class PersistentWatch {
   /** The watched path, in the client's namespace. */
   readonly path: string;
+  /** PERSISTENT or PERSISTENT_RECURSIVE, as added. */
   readonly mode: PersistentWatchMode;
   readonly #remove: () => Promise<void>;
   #removing: Promise<void> | undefined;
