@@ -9,10 +9,9 @@ import {
   waitFor,
 } from '@zkrecipes/testing';
 import { firstValueFrom, filter } from 'rxjs';
-import { createFramework } from '../../src/create-framework.js';
 import type { FrameworkClient } from '../../src/client/framework-client.js';
+import { quickClient } from './fixtures/quick-client.js';
 import { InvalidArgumentError } from '../../src/errors/zookeeper-error-classes.js';
-import { silentLogger } from '../../src/logging/silent-logger.js';
 import { ConnectionState } from '../../src/state/connection-state.js';
 import type { WatchedEvent } from '../../src/zk/zookeeper-types.js';
 
@@ -46,16 +45,10 @@ describe('persistent watches (addWatch) on the real server', () => {
   let server: TestingServer;
   let client: FrameworkClient;
   let writer: FrameworkClient;
-  const connect = async (connectString: string): Promise<FrameworkClient> => {
-    const c = createFramework({ connectString, sessionTimeoutMs: 4_000, logger: silentLogger });
-    await c.start();
-    await c.blockUntilConnected({ timeoutMs: timing.ms(10_000) });
-    return c;
-  };
   before(async () => {
     server = await TestingServer.start();
-    client = await connect(server.connectString);
-    writer = await connect(server.connectString);
+    client = await quickClient(server.connectString);
+    writer = await quickClient(server.connectString);
   });
   after(async () => {
     await client.close();
@@ -119,7 +112,7 @@ describe('persistent watches (addWatch) on the real server', () => {
 
   it('survives a reconnect to the same session and a new session: the client re-adds it', async () => {
     const root = uniquePath('restored');
-    const own = await connect(server.connectString);
+    const own = await quickClient(server.connectString);
     try {
       const { events, listener } = recorder();
       await own.addWatch(root, listener);

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { FaultProxy, fourLetterWord, TestingServer, timing, uniquePath } from '@zkrecipes/testing';
-import { createFramework } from '../../src/create-framework.js';
+import { FaultProxy, fourLetterWord, TestingServer, uniquePath } from '@zkrecipes/testing';
 import type { FrameworkClient } from '../../src/client/framework-client.js';
+import { quickClient } from './fixtures/quick-client.js';
 import { NoNodeError } from '../../src/errors/zookeeper-error-classes.js';
-import { RetryNTimes } from '../../src/retry/retry-n-times.js';
-import { silentLogger } from '../../src/logging/silent-logger.js';
 import type { WatchedEvent } from '../../src/zk/zookeeper-types.js';
 
 async function packetsReceived(server: TestingServer): Promise<number> {
@@ -16,20 +14,9 @@ async function packetsReceived(server: TestingServer): Promise<number> {
 describe('unwatched reads made together go out as one multiRead', () => {
   let server: TestingServer;
   let client: FrameworkClient;
-  const connect = async (connectString: string): Promise<FrameworkClient> => {
-    const c = createFramework({
-      connectString,
-      sessionTimeoutMs: 4_000,
-      retryPolicy: new RetryNTimes({ n: 20, sleepBetweenRetriesMs: 100 }),
-      logger: silentLogger,
-    });
-    await c.start();
-    await c.blockUntilConnected({ timeoutMs: timing.ms(10_000) });
-    return c;
-  };
   before(async () => {
     server = await TestingServer.start();
-    client = await connect(server.connectString);
+    client = await quickClient(server.connectString);
   });
   after(async () => {
     await client.close();
@@ -72,7 +59,7 @@ describe('unwatched reads made together go out as one multiRead', () => {
   it('under a chroot and a namespace, with large nodes (a reply over many TCP reads) and a watch event in between', async () => {
     const chroot = uniquePath('chroot');
     await client.create(`${chroot}/app`, { createParents: true });
-    const chrooted = await connect(server.connectString + chroot);
+    const chrooted = await quickClient(server.connectString + chroot);
     try {
       const view = chrooted.usingNamespace('app');
       const big = Array.from({ length: 4 }, (_, i) => Buffer.alloc(400_000, i + 1));
@@ -98,7 +85,7 @@ describe('unwatched reads made together go out as one multiRead', () => {
       await client.create(path, { data: Buffer.from(path), createParents: true });
     }
     await using proxy = await FaultProxy.start({ targetPort: server.port });
-    const cut = await connect(proxy.connectString);
+    const cut = await quickClient(proxy.connectString);
     try {
       proxy.blackhole();
       const reading = Promise.all(paths.map((path) => cut.getData(path)));

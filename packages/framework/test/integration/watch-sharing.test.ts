@@ -1,29 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
-import { createFramework } from '../../src/create-framework.js';
+import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
 import type { FrameworkClient } from '../../src/client/framework-client.js';
-import { silentLogger } from '../../src/logging/silent-logger.js';
+import { quickClient } from './fixtures/quick-client.js';
 import type { WatchedEvent } from '../../src/zk/zookeeper-types.js';
 
 describe('one-shot watches on one path share one listener', () => {
   let server: TestingServer;
   let client: FrameworkClient;
   let writer: FrameworkClient;
-  const connect = async (): Promise<FrameworkClient> => {
-    const c = createFramework({
-      connectString: server.connectString,
-      sessionTimeoutMs: 4_000,
-      logger: silentLogger,
-    });
-    await c.start();
-    await c.blockUntilConnected({ timeoutMs: timing.ms(10_000) });
-    return c;
-  };
   before(async () => {
     server = await TestingServer.start();
-    client = await connect();
-    writer = await connect();
+    client = await quickClient(server.connectString);
+    writer = await quickClient(server.connectString);
   });
   after(async () => {
     await client.close();
