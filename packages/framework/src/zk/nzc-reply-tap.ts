@@ -29,7 +29,9 @@ export class NzcReplyTap {
   readonly #manager: TappableConnectionManager;
   readonly #passOn: (frame: Buffer) => void;
   readonly #expected = new Set<TappedRequest>();
-  #partial: Buffer | undefined;
+  /** Chunks of a frame not complete yet, and their total size. */
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
   #socket: object | undefined;
 
   constructor(manager: TappableConnectionManager) {
@@ -54,9 +56,17 @@ export class NzcReplyTap {
     if (socket !== this.#socket) {
       // A new connection: what was left of the old one's stream is void.
       this.#socket = socket;
-      this.#partial = undefined;
+      this.#pending = [];
+      this.#pendingBytes = 0;
     }
-    let buffer = this.#partial ? Buffer.concat([this.#partial, chunk]) : chunk;
+    if (chunk.length === 0) return;
+    this.#pending.push(chunk);
+    this.#pendingBytes += chunk.length;
+    // A large reply comes in many chunks: join them once, when the frame is complete.
+    if (this.#pendingBytes < LENGTH_BYTES || this.#pendingBytes < this.#frameEnd()) return;
+    const buffer = this.#pending.length === 1 ? this.#pending[0]! : Buffer.concat(this.#pending);
+    this.#pending = [];
+    this.#pendingBytes = 0;
     let offset = 0;
     while (buffer.length - offset >= LENGTH_BYTES) {
       const end = offset + LENGTH_BYTES + buffer.readInt32BE(offset);
@@ -68,11 +78,17 @@ export class NzcReplyTap {
       if (this.#manager.socket !== socket) return;
     }
     if (offset < buffer.length) {
-      buffer = buffer.subarray(offset);
-      this.#partial = Buffer.from(buffer);
-    } else {
-      this.#partial = undefined;
+      const rest = Buffer.from(buffer.subarray(offset));
+      this.#pending = [rest];
+      this.#pendingBytes = rest.length;
     }
+  }
+
+  /** Where the first pending frame ends (its length prefix may span chunks). */
+  #frameEnd(): number {
+    const first = this.#pending[0]!;
+    const head = first.length >= LENGTH_BYTES ? first : Buffer.concat(this.#pending);
+    return LENGTH_BYTES + head.readInt32BE(0);
   }
 
   #filter(frame: Buffer): Buffer {

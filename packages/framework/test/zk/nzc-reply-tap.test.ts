@@ -50,6 +50,16 @@ describe('NzcReplyTap', () => {
     }
   });
 
+  it('joins a frame that comes a byte at a time', () => {
+    const manager = fakeManager();
+    const tap = new NzcReplyTap(manager);
+    let taken: Buffer | undefined;
+    tap.expect({ header: { xid: 7 }, takeBody: (bytes) => (taken = Buffer.from(bytes)) });
+    for (let i = 0; i < stream.length; i++) manager.onSocketData(stream.subarray(i, i + 1));
+    assert.deepEqual(taken, body);
+    assert.equal(manager.seen.length, 3);
+  });
+
   it('leaves a failed reply to nzc (its callback gets the error), and frames of an old socket are dropped', () => {
     const manager = fakeManager();
     const tap = new NzcReplyTap(manager);
