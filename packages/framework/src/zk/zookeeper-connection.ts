@@ -64,7 +64,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     single: (path) => this.#run((h) => h.getData(path)),
     many: (paths) => this.#multiRead(paths),
   });
-  /** The server answered a multiRead with UNIMPLEMENTED (before 3.6): read one at a time. */
+  /** The server answered a multiRead with UNIMPLEMENTED (it is 3.6+): read one at a time. */
   #multiReadUnsupported = false;
   #handle: NzcHandle | undefined;
   #connected = false;
