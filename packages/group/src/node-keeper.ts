@@ -1,4 +1,5 @@
 import {
+  isBadVersion,
   isNoNode,
   isNodeExists,
   isRetryable,
@@ -250,7 +251,15 @@ export class NodeKeeper {
     this.#owned = true;
     const { data, gen } = this.#snapshot();
     if (!current.equals(data)) {
-      await this.#client.setData(path, data, { version: stat.version });
+      try {
+        await this.#client.setData(path, data, { version: stat.version });
+      } catch (error) {
+        // Deleted or rewritten since our read (e.g. an earlier object with this name, closed
+        // while its create was in flight, deletes the node it then finds): look again.
+        if (!isNoNode(error) && !isBadVersion(error)) throw error;
+        this.#needEnsure = true;
+        return 'again';
+      }
     }
     this.#written(gen);
     this.#ready();

@@ -161,6 +161,29 @@ describe('GroupMember', () => {
     }
   });
 
+  it('a member re-created under the same id right after the old object closed (its create still in flight) ends up in the group, without an error', async () => {
+    const group = uniquePath('group-reuse');
+    const errors: unknown[] = [];
+    for (let round = 0; round < 5; round++) {
+      const old = new GroupMember(observerClient, group, 'x', Buffer.from('old'));
+      await old.start(); // resolves at once: the create is still in flight
+      const closing = old.close(); // not owned yet: the create's reply brings a background delete
+      const next = new GroupMember(observerClient, group, 'x', Buffer.from(`new ${round}`));
+      next.errors.subscribe((e) => errors.push(e.error));
+      await next.start();
+      await closing;
+      assert.equal(await next.waitForInitialCreate({ timeoutMs: 5000 }), true);
+      await waitFor(
+        async () =>
+          (await observerClient.getData(`${group}/x`).catch(() => undefined))?.data.toString() ===
+          `new ${round}`,
+        { message: `the node back with round ${round}'s payload` },
+      );
+      await next.close();
+    }
+    assert.deepEqual(errors, []);
+  });
+
   it('setThisData: every member sees the new payload', async () => {
     const group = uniquePath('group-data');
     const client = await startClient(server.connectString);
