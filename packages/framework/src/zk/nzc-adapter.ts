@@ -392,15 +392,6 @@ export class NzcHandle {
     return this.#sendRaw(removeWatchesRequest(serverPath, REMOVE_WATCHES_ANY), path);
   }
 
-  /** Whether nzc holds a one-shot watcher on `path` (which removeWatches would silence). */
-  hasOneShotWatch(path: string): boolean {
-    const { dataWatchers, childWatchers, existenceWatchers } =
-      this.#client.connectionManager.watcherManager;
-    return [dataWatchers, childWatchers, existenceWatchers].some(
-      (table) => (table[path]?.listenerCount('notification') ?? 0) > 0,
-    );
-  }
-
   /**
    * Reads several nodes in one request (multiRead, ZooKeeper 3.6+), without watches. Each read
    * succeeds or fails on its own; the promise rejects only when the request as a whole fails.

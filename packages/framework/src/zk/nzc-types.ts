@@ -79,12 +79,9 @@ export interface NzcConnectionManager {
   onSocketData(buffer: Buffer): void;
 }
 
-/** nzc's one-shot watcher tables (path -> EventEmitter) and its notification dispatch. */
+/** nzc's notification dispatch to its one-shot watchers; the adapter taps `emit`. */
 export interface NzcWatcherManager {
   emit(event: NzcEvent): void;
-  readonly dataWatchers: Record<string, { listenerCount(name: string): number } | undefined>;
-  readonly childWatchers: Record<string, { listenerCount(name: string): number } | undefined>;
-  readonly existenceWatchers: Record<string, { listenerCount(name: string): number } | undefined>;
 }
 
 export interface NzcClient {

@@ -58,6 +58,11 @@ export class WatchRegistry {
     return this.#usedBytes;
   }
 
+  /** Whether a one-shot watch of either kind is (or may be) set on `path` for this client. */
+  watches(path: string): boolean {
+    return this.#slots.has(`data:${path}`) || this.#slots.has(`child:${path}`);
+  }
+
   /** Fails when a watch on a path not yet watched would exceed the budget. */
   checkBudget(kind: WatchKind, path: string): void {
     if (this.#slots.has(`${kind}:${path}`)) return;

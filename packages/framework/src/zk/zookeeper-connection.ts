@@ -210,7 +210,9 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
   removeWatches(path: string): Promise<void> {
     // The server removes the connection's watches on the path, one-shot ones included: leave
     // the persistent one in place (its events go nowhere) rather than silence a one-shot one.
-    return this.#run((h) => (h.hasOneShotWatch(path) ? Promise.resolve() : h.removeWatches(path)));
+    return this.#run((h) =>
+      this.#watches.watches(path) ? Promise.resolve() : h.removeWatches(path),
+    );
   }
 
   listenPersistently(
