@@ -1,11 +1,10 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
 import {
   booleanOption,
-  checkListener,
+  checkEventListener,
   checkOptionsObject,
   ClosedError,
   ConnectionState,
-  describeValue,
   EventDispatcher,
   type FrameworkClient,
   InvalidArgumentError,
@@ -90,10 +89,7 @@ export class NodeCache {
 
   /** Adds a listener for each change; returns the function that removes it. */
   on(event: 'nodeChanged', listener: NodeCacheListener): () => void {
-    if (event !== 'nodeChanged') {
-      throw new InvalidArgumentError(`unknown event ${describeValue(event)}; only 'nodeChanged'`);
-    }
-    checkListener(listener);
+    checkEventListener('nodeChanged', event, listener);
     return this.#dispatcher.add(listener);
   }
 

@@ -1,7 +1,7 @@
 import { Subject, type Observable } from 'rxjs';
 import {
   booleanOption,
-  checkListener,
+  checkEventListener,
   checkOptionsObject,
   ClosedError,
   ConnectionState,
@@ -122,10 +122,7 @@ export class PathChildrenCache {
    * event order; a throw or rejection goes to {@link errors}. Returns the function that removes it.
    */
   on(event: 'childEvent', listener: PathChildrenCacheListener): () => void {
-    if (event !== 'childEvent') {
-      throw new InvalidArgumentError(`unknown event ${describeValue(event)}; only 'childEvent'`);
-    }
-    checkListener(listener);
+    checkEventListener('childEvent', event, listener);
     return this.#dispatcher.add(listener);
   }
 

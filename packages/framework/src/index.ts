@@ -176,6 +176,7 @@ export { deadlineOf, TIMED_OUT, Wake, waitForWake } from './recipe-support/wake.
 export type { WaitForWakeOptions } from './recipe-support/wake.js';
 export {
   booleanOption,
+  checkEventListener,
   checkListener,
   checkOptionsObject,
   positiveIntegerOption,

@@ -1,6 +1,6 @@
 import { BehaviorSubject, merge, type Observable } from 'rxjs';
 import {
-  checkListener,
+  checkEventListener,
   checkOptionsObject,
   CreateMode,
   describeValue,
@@ -118,12 +118,7 @@ export class GroupMember {
 
   /** Adds a listener for membership changes; returns the function that removes it. */
   on(event: 'membersChanged', listener: GroupMembersListener): () => void {
-    if (event !== 'membersChanged') {
-      throw new InvalidArgumentError(
-        `unknown event ${describeValue(event)}; only 'membersChanged'`,
-      );
-    }
-    checkListener(listener);
+    checkEventListener('membersChanged', event, listener);
     return this.#dispatcher.add(listener);
   }
 

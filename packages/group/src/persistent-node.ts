@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Subject, type Observable } from 'rxjs';
 import {
   booleanOption,
-  checkListener,
+  checkEventListener,
   checkOptionsObject,
   ClosedError,
   ConnectionState,
@@ -151,10 +151,7 @@ export class PersistentNode {
 
   /** Curator's `getListenable().addListener`; returns the function that removes it. */
   on(event: 'nodeCreated', listener: PersistentNodeListener): () => void {
-    if (event !== 'nodeCreated') {
-      throw new InvalidArgumentError(`unknown event ${describeValue(event)}; only 'nodeCreated'`);
-    }
-    checkListener(listener);
+    checkEventListener('nodeCreated', event, listener);
     return this.#dispatcher.add(listener);
   }
 

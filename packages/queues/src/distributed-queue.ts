@@ -1,5 +1,6 @@
 import type { Observable, Subscription } from 'rxjs';
 import {
+  checkEventListener,
   type FrameworkClient,
   InvalidArgumentError,
   isErrorState,
@@ -147,9 +148,7 @@ export class DistributedQueue<T = Buffer> {
 
   /** Curator-style listener of the same events; returns the function that removes it. */
   on(event: 'event', listener: QueueListener): () => void {
-    if (event !== 'event' || typeof listener !== 'function') {
-      throw new InvalidArgumentError("on('event', listener) takes a listener function");
-    }
+    checkEventListener('event', event, listener);
     return this.#events.on(listener);
   }
 

@@ -38,10 +38,11 @@ import {
   validateWatcher,
 } from './validate-operation-input.js';
 import { wrapWatcher } from './wrap-watcher.js';
+import { checkEventListener, checkListener } from '../recipe-support/option-checks.js';
 import { ClosedError, InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import { isRetryable } from '../errors/predicates.js';
 import type { Logger } from '../logging/logger.js';
-import { describeValue, validateTimeoutMs, validateVersion } from '../paths/validate-number.js';
+import { validateTimeoutMs, validateVersion } from '../paths/validate-number.js';
 import { retryLoop } from '../retry/retry-loop.js';
 import type { RetryPolicy } from '../retry/retry-policy.js';
 import type { ConnectionState, ErrorPolicy } from '../state/connection-state.js';
@@ -168,12 +169,7 @@ export class FrameworkClient {
    * function that removes it.
    */
   on(event: 'stateChanged', listener: StateChangedListener): () => void {
-    if (event !== 'stateChanged') {
-      throw new InvalidArgumentError(`unknown event ${describeValue(event)}; only 'stateChanged'`);
-    }
-    if (typeof listener !== 'function') {
-      throw new InvalidArgumentError(`listener must be a function; got ${describeValue(listener)}`);
-    }
+    checkEventListener('stateChanged', event, listener);
     return subscribeStateListener(this.#context.connectionStateChanges, listener, (error, where) =>
       this.#context.reportUnhandledError(error, where),
     );
@@ -389,9 +385,7 @@ export class FrameworkClient {
   ): Promise<PersistentWatch> {
     validateOptionsObject('options', options);
     const serverPath = this.#mapper.toServer(path);
-    if (typeof listener !== 'function') {
-      throw new InvalidArgumentError(`listener must be a function; got ${describeValue(listener)}`);
-    }
+    checkListener(listener);
     const mode = validatePersistentWatchMode(options.mode);
     this.#assertUsable(path);
     const { ops } = this.#context;

@@ -35,3 +35,14 @@ export function checkListener(listener: unknown): void {
     throw new InvalidArgumentError(`listener must be a function; got ${describeValue(listener)}`);
   }
 }
+
+/**
+ * The check of every `on(event, listener)`: the one event name the object has, and a function.
+ * Both before anything is registered.
+ */
+export function checkEventListener(expected: string, event: unknown, listener: unknown): void {
+  if (event !== expected) {
+    throw new InvalidArgumentError(`unknown event ${describeValue(event)}; only '${expected}'`);
+  }
+  checkListener(listener);
+}
