@@ -1,28 +1,12 @@
-import { connect } from 'node:net';
+import { mntr as readMntr } from '@zkrecipes/testing';
 
-/** Sends a ZooKeeper four-letter word (e.g. `mntr`) and resolves the reply ('' on failure). */
-export function fourLetter(hostPort: string, word: string): Promise<string> {
-  const [host = '127.0.0.1', port = '2181'] = hostPort.split(',')[0]!.split(':');
-  return new Promise((resolve) => {
-    let reply = '';
-    const socket = connect({ host, port: Number(port) }, () => socket.end(word));
-    socket.setTimeout(3000, () => socket.destroy());
-    socket.on('data', (chunk: Buffer) => (reply += chunk.toString('utf8')));
-    socket.on('error', () => resolve(''));
-    socket.on('close', () => resolve(reply));
-  });
-}
-
-/** `mntr` as numbers by key (without the `zk_` prefix); empty when the word is not allowed. */
+/**
+ * `mntr` counters (see @zkrecipes/testing's `mntr`) of the first host of a connect string;
+ * empty when the server does not answer or does not allow the word.
+ */
 export async function mntr(hostPort: string): Promise<Map<string, number>> {
-  const values = new Map<string, number>();
-  for (const line of (await fourLetter(hostPort, 'mntr')).split('\n')) {
-    const [key, value] = line.split('\t');
-    if (key?.startsWith('zk_') && value !== undefined && !Number.isNaN(Number(value))) {
-      values.set(key.slice(3), Number(value));
-    }
-  }
-  return values;
+  const [host = '127.0.0.1', port = '2181'] = hostPort.split(',')[0]!.split(':');
+  return readMntr(host, Number(port), { timeoutMs: 3000 }).catch(() => new Map<string, number>());
 }
 
 /** Watch notifications the server sent (sum over event kinds) and packets it received. */

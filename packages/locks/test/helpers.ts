@@ -8,7 +8,7 @@ import {
   type ErrorPolicy,
   type FrameworkClient,
 } from '@zkrecipes/framework';
-import { sessionIdHex, timing, type TestingServer } from '@zkrecipes/testing';
+import { mntr, sessionIdHex, timing, type TestingServer } from '@zkrecipes/testing';
 
 /** Options of {@link connectedClient}. */
 export interface ClientOptions {
@@ -155,9 +155,7 @@ export async function watchersOf(server: TestingServer, path: string): Promise<s
 
 /** The server's count of received packets (`mntr`), for counting requests. */
 export async function packetsReceived(server: TestingServer): Promise<number> {
-  const line = (await server.fourLetter('mntr'))
-    .split('\n')
-    .find((entry) => entry.startsWith('zk_packets_received\t'));
-  assert.ok(line !== undefined, 'mntr reports zk_packets_received');
-  return Number(line.split('\t')[1]);
+  const packets = (await mntr(server.host, server.port)).get('packets_received');
+  assert.ok(packets !== undefined, 'mntr reports zk_packets_received');
+  return packets;
 }

@@ -60,3 +60,22 @@ export function fourLetterWord(
     socket.on('close', () => finish());
   });
 }
+
+/**
+ * The server's `mntr` counters as numbers, keyed without the `zk_` prefix
+ * (`packets_received`, `znode_count`, ...). Non-numeric lines are left out.
+ */
+export async function mntr(
+  host: string,
+  port: number,
+  options: FourLetterWordOptions = {},
+): Promise<Map<string, number>> {
+  const values = new Map<string, number>();
+  for (const line of (await fourLetterWord(host, port, 'mntr', options)).split('\n')) {
+    const [key, value] = line.split('\t');
+    if (key?.startsWith('zk_') && value !== undefined && !Number.isNaN(Number(value))) {
+      values.set(key.slice(3), Number(value));
+    }
+  }
+  return values;
+}

@@ -14,6 +14,7 @@ export { freePort, freePorts } from './free-port.js';
 export {
   fourLetterWord,
   FourLetterWordTimeoutError,
+  mntr,
   type FourLetterWordOptions,
 } from './four-letter-word.js';
 export {

@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { FaultProxy, fourLetterWord, TestingServer, uniquePath } from '@zkrecipes/testing';
+import { FaultProxy, mntr, TestingServer, uniquePath } from '@zkrecipes/testing';
 import type { FrameworkClient } from '../../src/client/framework-client.js';
 import { quickClient } from './fixtures/quick-client.js';
 import { NoNodeError } from '../../src/errors/zookeeper-error-classes.js';
 import type { WatchedEvent } from '../../src/zk/zookeeper-types.js';
 
 async function packetsReceived(server: TestingServer): Promise<number> {
-  const mntr = await fourLetterWord(server.host, server.port, 'mntr');
-  return Number(/zk_packets_received\s+(\d+)/.exec(mntr)?.[1]);
+  return (await mntr(server.host, server.port)).get('packets_received') ?? Number.NaN;
 }
 
 describe('unwatched reads made together go out as one multiRead', () => {
