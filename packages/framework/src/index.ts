@@ -171,6 +171,7 @@ export type { Closable, CloseOnExitOptions } from './lifecycle/close-on-exit.js'
 // option checks
 export { RecipeState } from './recipe-support/recipe-state.js';
 export { EventDispatcher } from './recipe-support/event-dispatcher.js';
+export { RearmableWatch, type WatchAttempt } from './recipe-support/rearmable-watch.js';
 export type { RecipeError } from './recipe-support/event-dispatcher.js';
 export { deadlineOf, TIMED_OUT, Wake, waitForWake } from './recipe-support/wake.js';
 export type { WaitForWakeOptions } from './recipe-support/wake.js';

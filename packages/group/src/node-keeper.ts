@@ -4,10 +4,12 @@ import {
   isNodeExists,
   isRetryable,
   op,
+  RearmableWatch,
   type CreateMode,
   type FrameworkClient,
   type Logger,
   type Stat,
+  type WatchAttempt,
   type WatchedEvent,
 } from '@zkrecipes/framework';
 
@@ -27,10 +29,6 @@ export interface NodeKeeperOptions {
   /** The first create or adoption is done (what waitForInitialCreate waits for). */
   readonly onReady: () => void;
   readonly report: (error: unknown, context: string) => void;
-}
-
-interface WatchToken {
-  fired: boolean;
 }
 
 type StepOutcome = 'done' | 'again';
@@ -75,8 +73,8 @@ export class NodeKeeper {
   #initialDone = false;
   /** The session in which we last replaced a node we could not prove ours. */
   #replacedForeignIn: bigint | undefined;
-  #latestToken: WatchToken | undefined;
-  #watchArmed = false;
+  /** The watch on our node (getData): its deletion re-creates the node. */
+  readonly #nodeWatch = new RearmableWatch((event, current) => this.#onWatch(event, current));
   #needEnsure = true;
   #running: Promise<void> | undefined;
   #again = false;
@@ -201,7 +199,7 @@ export class NodeKeeper {
   async #ensureAt(path: string): Promise<StepOutcome> {
     const { data, gen } = this.#snapshot();
     const session = this.#client.sessionId;
-    const token = this.#newToken();
+    const token = this.#nodeWatch.next();
     const [created, read] = await Promise.allSettled([
       this.#client.create(path, {
         mode: fixedMode(this.#options.mode),
@@ -270,8 +268,7 @@ export class NodeKeeper {
   async #replace(path: string, stat: Stat, ours: boolean): Promise<StepOutcome> {
     const { data, gen } = this.#snapshot();
     const session = this.#client.sessionId;
-    this.#watchArmed = false;
-    const token = this.#newToken(true);
+    const token = this.#nodeWatch.next(true);
     const [replaced, read] = await Promise.allSettled([
       this.#client.transaction([
         op.delete(path, { version: stat.version }),
@@ -298,7 +295,7 @@ export class NodeKeeper {
     if (!this.#owned) return 'done'; // waiting for the other session's node to go
     const { data, gen } = this.#snapshot();
     const write = this.#writtenGen < gen ? this.#client.setData(path, data) : undefined;
-    const token = this.#watchArmed ? undefined : this.#newToken();
+    const token = this.#nodeWatch.next();
     const [written, read] = await Promise.allSettled([write, this.#watchRead(path, token)]);
     if (written.status === 'rejected') {
       if (!isNoNode(written.reason)) throw written.reason;
@@ -312,14 +309,14 @@ export class NodeKeeper {
   /** getData with our watch (the node's deletion re-creates it); no request when armed. */
   async #watchRead(
     path: string,
-    token: WatchToken | undefined,
+    token: WatchAttempt | undefined,
   ): Promise<{ data: Buffer; stat: Stat } | undefined> {
     if (token === undefined) return undefined;
     const result = await this.#client.getData(path, {
-      watch: (event) => this.#onWatch(token, event),
+      watch: token.watcher,
       signal: this.#options.signal,
     });
-    if (!token.fired && token === this.#latestToken) this.#watchArmed = true;
+    token.confirm();
     return result;
   }
 
@@ -331,18 +328,9 @@ export class NodeKeeper {
     return 'again';
   }
 
-  #newToken(force = false): WatchToken | undefined {
-    if (this.#watchArmed && !force) return undefined;
-    const token = { fired: false };
-    this.#latestToken = token;
-    return token;
-  }
-
-  #onWatch(token: WatchToken, event: WatchedEvent): void {
-    token.fired = true;
+  #onWatch(event: WatchedEvent, current: boolean): void {
     // A superseded watch (the node we replaced) says nothing about the current one.
-    if (token !== this.#latestToken) return;
-    this.#watchArmed = false;
+    if (!current) return;
     if (event.type === 'SESSION_EXPIRED') return; // RECONNECTED ensures
     if (event.type === 'NODE_DELETED') this.#needEnsure = true;
     // NODE_DATA_CHANGED: just watch again (Curator does not restore data someone else wrote).

@@ -22,7 +22,7 @@ import {
   TIMED_OUT,
   waitForWake,
   Wake,
-  type WatchedEvent,
+  RearmableWatch,
 } from '@zkrecipes/framework';
 import type { Lease, LockSafety } from './lock-safety.js';
 import { sortItems } from './queue-node-names.js';
@@ -93,7 +93,8 @@ export class QueueTaker {
   #listedItems = 0;
   /** The children watch fired (or was never set) since the last listing. */
   #changed = true;
-  #watchArmed = false;
+  /** The children watch; each firing is a change to list. */
+  readonly #childrenWatch = new RearmableWatch(() => this.#onChange());
   #lastCount = 0;
 
   constructor(options: QueueTakerOptions) {
@@ -121,7 +122,12 @@ export class QueueTaker {
       if (name === undefined) {
         // A take that would wait anyway need not list a queue that has not changed since the
         // last listing (its watch is armed and has not fired): it waits for the watch.
-        if (!options.wait || this.#listing !== undefined || this.#changed || !this.#watchArmed) {
+        if (
+          !options.wait ||
+          this.#listing !== undefined ||
+          this.#changed ||
+          !this.#childrenWatch.armed
+        ) {
           await this.#relist();
         }
         if (this.#hasCandidate()) continue;
@@ -285,7 +291,7 @@ export class QueueTaker {
     const { client, queuePath } = this.#options;
     for (;;) {
       this.#throwIfClosed();
-      const watch = this.#watchArmed ? undefined : this.#childrenWatcher();
+      const watch = this.#childrenWatch.next();
       this.#changed = false;
       this.#deletedSinceListing.clear();
       try {
@@ -293,10 +299,9 @@ export class QueueTaker {
           queuePath,
           watch === undefined ? {} : { watch: watch.watcher, signal: this.#closed.signal },
         );
-        // The watch can fire before this reply is processed (the client runs watchers as the
-        // event arrives); then it is no longer armed, and saying it is would lose every later
-        // change: consumers would wait on an empty listing while items pile up.
-        if (watch !== undefined && !watch.fired) this.#watchArmed = true;
+        // Armed unless it fired before this reply was processed (see RearmableWatch): saying
+        // so wrongly would lose every later change while items pile up.
+        watch?.confirm();
         this.#absorb(children);
         return;
       } catch (error) {
@@ -304,7 +309,10 @@ export class QueueTaker {
       }
       // The queue node itself is gone (removed by hand): nothing to take until it is back.
       const stat = await client.exists(queuePath, {
-        watch: this.#childrenWatcher().watcher,
+        watch: () => {
+          this.#childrenWatch.disarm();
+          this.#onChange();
+        },
         signal: this.#closed.signal,
       });
       if (stat === null) {
@@ -314,17 +322,9 @@ export class QueueTaker {
     }
   }
 
-  #childrenWatcher(): { readonly watcher: (event: WatchedEvent) => void; readonly fired: boolean } {
-    const watch = {
-      fired: false,
-      watcher: (): void => {
-        watch.fired = true;
-        this.#watchArmed = false;
-        this.#changed = true;
-        this.#wakeAll();
-      },
-    };
-    return watch;
+  #onChange(): void {
+    this.#changed = true;
+    this.#wakeAll();
   }
 
   #absorb(children: readonly string[]): void {

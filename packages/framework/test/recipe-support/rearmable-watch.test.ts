@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { RearmableWatch } from '../../src/recipe-support/rearmable-watch.js';
+import type { WatchedEvent } from '../../src/zk/zookeeper-types.js';
+
+const deleted: WatchedEvent = { type: 'NODE_DELETED', path: '/n' };
+
+describe('RearmableWatch', () => {
+  it('is armed once the read succeeds, and needs no second watch until it fires', () => {
+    const fired: boolean[] = [];
+    const watch = new RearmableWatch((_, current) => fired.push(current));
+    const attempt = watch.next()!;
+    assert.equal(watch.armed, false);
+    attempt.confirm();
+    assert.equal(watch.armed, true);
+    assert.equal(watch.next(), undefined);
+    attempt.watcher(deleted);
+    assert.equal(watch.armed, false);
+    assert.deepEqual(fired, [true]);
+    assert.notEqual(watch.next(), undefined);
+  });
+
+  it('a watch that fired before its read resumed is not counted as armed', () => {
+    const watch = new RearmableWatch(() => undefined);
+    const attempt = watch.next()!;
+    attempt.watcher(deleted); // the event came in ahead of the awaiting code
+    attempt.confirm();
+    assert.equal(watch.armed, false);
+  });
+
+  it('only the latest watch counts: an older one firing late leaves the newer armed', () => {
+    const fired: boolean[] = [];
+    const watch = new RearmableWatch((_, current) => fired.push(current));
+    const old = watch.next()!;
+    old.confirm();
+    const replacing = watch.next(true)!; // forced: a new node, a new watch
+    assert.equal(watch.armed, false);
+    replacing.confirm();
+    old.watcher(deleted);
+    assert.equal(watch.armed, true);
+    old.confirm(); // a late confirmation of the old read changes nothing
+    assert.deepEqual(fired, [false]);
+    watch.disarm();
+    assert.equal(watch.armed, false);
+  });
+});
