@@ -2,6 +2,7 @@ import type { WatchedEvent, Watcher } from '../zk/zookeeper-types.js';
 
 /** A watcher for one read, and what to call once that read has succeeded. */
 export interface WatchAttempt {
+  /** The watcher to hand to the read. */
   readonly watcher: Watcher;
   /** The read carrying `watcher` succeeded: the watch is armed unless it has fired already. */
   readonly confirm: () => void;
