@@ -107,7 +107,8 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
   const states = new ConnectionStateMachine({
     events: connection.events,
     sessionExpirationPercent: options.sessionExpirationPercent ?? 100,
-    onSimulatedLoss: () => connection.resetSession('SUSPENDED outlasted the session timeout'),
+    onSimulatedLoss: () => connection.resetSession('the session timeout ran out while SUSPENDED'),
+    lastHeardMs: () => connection.lastHeardMs,
     logger,
   });
   states.changes.subscribe((change) => {
@@ -130,17 +131,21 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     }
   });
 
+  const errorPolicy = options.errorPolicy ?? 'standard';
   const context: ClientContext = {
     ops: connection,
     retryPolicy:
       options.retryPolicy ?? new ExponentialBackoffRetry({ baseSleepMs: 1000, maxRetries: 3 }),
     logger,
-    errorPolicy: options.errorPolicy ?? 'standard',
+    errorPolicy,
     aclProvider: options.aclProvider ?? defaultAclProvider,
     connectionStates: states.states,
     connectionStateChanges: states.changes,
     currentConnectionState: () => states.state,
     currentSessionId: () => connection.sessionId,
+    isConnected: () => connection.connected,
+    validUntilMs: () =>
+      closed.signal.aborted ? -Infinity : states.validUntilMs(errorPolicy, connection.connected),
     sessionCredentials: () => connection.sessionCredentials(),
     reportUnhandledError,
     unhandledErrors: unhandled,

@@ -8,9 +8,12 @@ export type { FrameworkState } from './client/framework-client.js';
 export type {
   BlockUntilConnectedOptions,
   ChildrenWithStat,
+  CreatedWithStat,
   CreateOptions,
   DeleteOptions,
   GetChildrenOptions,
+  OperationOptions,
+  SignalOptions,
   VersionOptions,
   WatchOptions,
 } from './client/operation-options.js';
@@ -174,6 +177,8 @@ export { EventDispatcher } from './recipe-support/event-dispatcher.js';
 export { RearmableWatch, type WatchAttempt } from './recipe-support/rearmable-watch.js';
 export type { RecipeError } from './recipe-support/event-dispatcher.js';
 export { deadlineOf, TIMED_OUT, Wake, waitForWake } from './recipe-support/wake.js';
+export { Deadline, type DeadlineOptions } from './recipe-support/deadline.js';
+export { deleteOwnNode, type DeleteOwnNodeOptions } from './recipe-support/delete-own-node.js';
 export type { WaitForWakeOptions } from './recipe-support/wake.js';
 export {
   booleanOption,

@@ -44,6 +44,10 @@ export interface ClientContext {
   currentConnectionState(): ConnectionState | undefined;
   /** Current session id, undefined before the first connect. */
   currentSessionId(): bigint | undefined;
+  /** True while a connection is up and proven (requests go out at once). */
+  isConnected(): boolean;
+  /** See `FrameworkClient.validUntilMs`. */
+  validUntilMs(): number;
   sessionCredentials(): SessionCredentials | undefined;
   /** Background failures (watcher callbacks, guaranteed deletes): never unhandled rejections. */
   reportUnhandledError(error: unknown, context: string): void;

@@ -11,12 +11,13 @@ import {
   validateCreateMode,
   validateFlag,
   validateOptionsObject,
+  validateSignal,
 } from './validate-operation-input.js';
 import { isNodeExists, isNoNode } from '../errors/predicates.js';
 import type { Logger } from '../logging/logger.js';
 import { findProtectedNode, protectedNodeName } from '../paths/protected-name.js';
 import { validatePath } from '../paths/validate-path.js';
-import type { Acl, CreateMode } from '../zk/zookeeper-types.js';
+import type { Acl, CreateMode, Stat } from '../zk/zookeeper-types.js';
 import type { ZooKeeperOperations } from '../zk/zookeeper-operations.js';
 
 /** A validated create, on server paths. */
@@ -30,6 +31,16 @@ export interface CreateRequest {
   readonly orSetData: boolean;
   /** The protected-mode UUID, one per create call; undefined when not protected. */
   readonly protectedId: string | undefined;
+  /** Also learn the node's Stat (create2). */
+  readonly withStat: boolean;
+  /** The caller's signal: a request still waiting for a connection is dropped when it aborts. */
+  readonly signal: AbortSignal | undefined;
+}
+
+/** What a create attempt made: the server path and, when asked for, the node's Stat. */
+export interface CreatedNode {
+  readonly path: string;
+  readonly stat: Stat | undefined;
 }
 
 /** What a create attempt needs from the client. */
@@ -79,6 +90,8 @@ export function prepareCreate(
   validateFlag('createParents', options.createParents);
   validateFlag('protection', options.protection);
   validateFlag('orSetData', options.orSetData);
+  validateFlag('stat', options.stat);
+  validateSignal(options.signal);
   if (acl !== undefined) validateAcl(acl, path);
   const request: CreateRequest = {
     path: serverPath,
@@ -89,6 +102,8 @@ export function prepareCreate(
     orSetData: options.orSetData ?? false,
     // One id per call, kept across retries: it is how a retry recognises the first attempt's node.
     protectedId: options.protection === true ? randomUUID() : undefined,
+    withStat: options.stat === true,
+    signal: options.signal,
   };
   // The protected name is 40 characters longer; it must still be a valid path.
   if (request.protectedId !== undefined) validatePath(pathToSend(request), { sequential });
@@ -111,7 +126,7 @@ export async function createAttempt(
   deps: CreateDeps,
   request: CreateRequest,
   attempt: number,
-): Promise<string> {
+): Promise<CreatedNode> {
   if (attempt > 0 && request.protectedId !== undefined) {
     const found = await findOurProtectedNode(deps, request, request.protectedId);
     if (found !== undefined) return found;
@@ -122,8 +137,8 @@ export async function createAttempt(
   } catch (error) {
     if (!request.orSetData || !isNodeExists(error)) throw error;
     // Curator's orSetData: the node is there, so make its data ours.
-    await deps.ops.setData(path, request.data, -1);
-    return path;
+    const stat = await deps.ops.setData(path, request.data, -1, request.signal);
+    return { path, stat: request.withStat ? stat : undefined };
   }
 }
 
@@ -131,27 +146,37 @@ async function createWithParents(
   deps: CreateDeps,
   request: CreateRequest,
   path: string,
-): Promise<string> {
-  const { ops } = deps;
+): Promise<CreatedNode> {
   try {
-    return await ops.create(path, request.data, request.acl, request.mode);
+    return await createOnce(deps.ops, request, path);
   } catch (error) {
     if (!request.createParents || !isNoNode(error)) throw error;
   }
-  await ensurePath(ops, splitPath(path).parent, deps.parentAcl);
-  return ops.create(path, request.data, request.acl, request.mode);
+  await ensurePath(deps.ops, splitPath(path).parent, deps.parentAcl, request.signal);
+  return createOnce(deps.ops, request, path);
+}
+
+async function createOnce(
+  ops: ZooKeeperOperations,
+  request: CreateRequest,
+  path: string,
+): Promise<CreatedNode> {
+  const { data, acl, mode, signal } = request;
+  if (request.withStat) return ops.create2(path, data, acl, mode, signal);
+  return { path: await ops.create(path, data, acl, mode, signal), stat: undefined };
 }
 
 async function findOurProtectedNode(
   deps: CreateDeps,
   request: CreateRequest,
   protectedId: string,
-): Promise<string | undefined> {
+): Promise<CreatedNode | undefined> {
   const { ops, logger } = deps;
+  const { signal } = request;
   const { parent } = splitPath(request.path);
   let children: string[];
   try {
-    ({ children } = await ops.getChildren(parent));
+    ({ children } = await ops.getChildren(parent, undefined, signal));
   } catch (error) {
     // No parent, no node of ours: the create (with createParents) starts from scratch.
     if (isNoNode(error)) return undefined;
@@ -160,17 +185,20 @@ async function findOurProtectedNode(
   const name = findProtectedNode(children, protectedId);
   if (name === undefined) return undefined;
   const found = childPath(parent, name);
-  if (request.mode !== 'EPHEMERAL' && request.mode !== 'EPHEMERAL_SEQUENTIAL') return found;
+  const ephemeral = request.mode === 'EPHEMERAL' || request.mode === 'EPHEMERAL_SEQUENTIAL';
+  if (!ephemeral && !request.withStat) return { path: found, stat: undefined };
 
-  const stat = await ops.exists(found);
+  const stat = await ops.exists(found, undefined, signal);
   if (stat === null) return undefined;
+  const ours = { path: found, stat: request.withStat ? stat : undefined };
+  if (!ephemeral) return ours;
   const sessionId = deps.currentSessionId();
-  if (stat.ephemeralOwner === sessionId) return found;
+  if (stat.ephemeralOwner === sessionId) return ours;
   logger.info('protected create found its ephemeral node from an older session; recreating', {
     path: found,
     ephemeralOwner: `0x${stat.ephemeralOwner.toString(16)}`,
     sessionId: sessionId === undefined ? undefined : `0x${sessionId.toString(16)}`,
   });
-  await deleteNode(ops, found, { version: -1, deleteChildren: false, quietly: true });
+  await deleteNode(ops, found, { version: -1, deleteChildren: false, quietly: true }, signal);
   return undefined;
 }

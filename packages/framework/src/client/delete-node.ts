@@ -26,15 +26,16 @@ export async function deleteNode(
   ops: ZooKeeperOperations,
   path: string,
   options: DeleteNodeOptions,
+  signal?: AbortSignal,
 ): Promise<void> {
   try {
-    await ops.delete(path, options.version);
+    await ops.delete(path, options.version, signal);
   } catch (error) {
     if (isNoNode(error) && options.quietly) return;
     if (!isNotEmpty(error) || !options.deleteChildren) throw error;
-    await deleteChildren(ops, path);
+    await deleteChildren(ops, path, signal);
     try {
-      await ops.delete(path, options.version);
+      await ops.delete(path, options.version, signal);
     } catch (again) {
       if (isNoNode(again) && options.quietly) return;
       throw again;
@@ -47,19 +48,24 @@ export async function deleteNode(
  * not flood the connection). Each child is deleted directly and only listed when it turns out
  * to have children of its own, which saves a read per leaf.
  */
-async function deleteChildren(ops: ZooKeeperOperations, path: string): Promise<void> {
+async function deleteChildren(
+  ops: ZooKeeperOperations,
+  path: string,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   let children: string[];
   try {
-    ({ children } = await ops.getChildren(path));
+    ({ children } = await ops.getChildren(path, undefined, signal));
   } catch (error) {
     if (isNoNode(error)) return;
     throw error;
   }
   for (const child of children) {
-    await deleteNode(ops, joinPath(path, child), {
-      version: -1,
-      deleteChildren: true,
-      quietly: true,
-    });
+    await deleteNode(
+      ops,
+      joinPath(path, child),
+      { version: -1, deleteChildren: true, quietly: true },
+      signal,
+    );
   }
 }

@@ -16,11 +16,12 @@ export async function ensurePath(
   ops: ZooKeeperOperations,
   path: string,
   aclFor: (path: string) => readonly Acl[],
+  signal?: AbortSignal,
 ): Promise<void> {
   for (const level of levelsOf(path)) {
-    if ((await ops.exists(level)) !== null) continue;
+    if ((await ops.exists(level, undefined, signal)) !== null) continue;
     try {
-      await ops.create(level, Buffer.alloc(0), aclFor(level), 'PERSISTENT');
+      await ops.create(level, Buffer.alloc(0), aclFor(level), 'PERSISTENT', signal);
     } catch (error) {
       // Someone else made it between our exists and create: that is what we wanted.
       if (!isNodeExists(error)) throw error;

@@ -20,7 +20,9 @@ import {
 import type {
   BlockUntilConnectedOptions,
   ChildrenWithStat,
+  CreatedWithStat,
   CreateOptions,
+  OperationOptions,
   DeleteOptions,
   GetChildrenOptions,
   VersionOptions,
@@ -43,7 +45,7 @@ import { ClosedError, InvalidArgumentError } from '../errors/zookeeper-error-cla
 import { isRetryable } from '../errors/predicates.js';
 import type { Logger } from '../logging/logger.js';
 import { validateTimeoutMs, validateVersion } from '../paths/validate-number.js';
-import { retryLoop } from '../retry/retry-loop.js';
+import { isAbortOf, retryLoop, untilAborted } from '../retry/retry-loop.js';
 import type { RetryPolicy } from '../retry/retry-policy.js';
 import type { ConnectionState, ErrorPolicy } from '../state/connection-state.js';
 import type {
@@ -130,6 +132,30 @@ export class FrameworkClient {
    */
   get watchBudget(): WatchBudget {
     return this.#context.watchBudget();
+  }
+
+  /**
+   * True while a connection is up and proven: a request goes out at once instead of waiting
+   * for a connection. False before the first connection, while SUSPENDED or LOST, after close.
+   */
+  get isConnected(): boolean {
+    return !this.#lifecycle.closed && this.#context.isConnected();
+  }
+
+  /**
+   * Until when (a `performance.now()` instant) whatever this session holds (ephemeral nodes:
+   * a lock, a lease, leadership) is known to be sound, under the client's error policy: the
+   * send time of the newest request the server answered, plus the policy's window ('session':
+   * `sessionExpirationPercent` of the negotiated timeout, the instant this client declares
+   * LOST; 'standard': two thirds of it, the instant a silent connection is declared dead).
+   * -Infinity while the policy's error state holds (SUSPENDED or LOST for 'standard', LOST for
+   * 'session'), before the first connection and after close.
+   *
+   * It needs no timer: right after an event-loop stall, `performance.now() < client.validUntilMs`
+   * already says false, before the stall detector or the LOST timer have had a chance to run.
+   */
+  get validUntilMs(): number {
+    return this.#context.validUntilMs();
   }
 
   /** Aborted when the client closes: recipes stop their background work on it. */
@@ -223,7 +249,14 @@ export class FrameworkClient {
    * Creates a node and resolves the path actually created (with a sequence number, with the
    * protection prefix; namespace removed). See docs/framework/operations.md.
    */
-  async create(path: string, options: CreateOptions = {}): Promise<string> {
+  create(
+    path: string,
+    options?: CreateOptions & { readonly stat?: false | undefined },
+  ): Promise<string>;
+  /** Creates a node and resolves the path actually created and the new node's Stat (create2). */
+  create(path: string, options: CreateOptions & { readonly stat: true }): Promise<CreatedWithStat>;
+  create(path: string, options?: CreateOptions): Promise<string | CreatedWithStat>;
+  async create(path: string, options: CreateOptions = {}): Promise<string | CreatedWithStat> {
     const request = prepareCreate(path, options, this.#mapper, this.#context.aclProvider);
     const deps = {
       ops: this.#context.ops,
@@ -232,15 +265,24 @@ export class FrameworkClient {
       logger: this.#logger,
     };
     try {
-      const created = await this.#run('create', path, (attempt) =>
-        createAttempt(deps, request, attempt),
+      const created = await this.#run(
+        'create',
+        path,
+        (attempt) => createAttempt(deps, request, attempt),
+        request.signal,
       );
-      return this.#mapper.toClient(created);
+      const clientPath = this.#mapper.toClient(created.path);
+      return created.stat === undefined ? clientPath : { path: clientPath, stat: created.stat };
     } catch (error) {
       // Curator's FindAndDeleteProtectedNodeInBackground: the outcome is unknown and the caller
-      // got an error, so a node we may have made would be orphaned (for a lock: a place in line
-      // nobody owns). Remove it in the background.
-      if (request.protectedId !== undefined && isRetryable(error) && !this.#lifecycle.closed) {
+      // got an error (a lost connection, or an abort while the request was out), so a node we
+      // may have made would be orphaned (for a lock: a place in line nobody owns). Remove it in
+      // the background.
+      if (
+        request.protectedId !== undefined &&
+        (isRetryable(error) || isAbortOf(error, request.signal)) &&
+        !this.#lifecycle.closed
+      ) {
         guaranteedDeleteQueueFor(this.#context).add({
           kind: 'protected',
           parentPath: splitPath(request.path).parent,
@@ -256,16 +298,28 @@ export class FrameworkClient {
     validateOptionsObject('options', options);
     const serverPath = this.#mapper.toServer(path, { allowRoot: false });
     const { version = -1, guaranteed = false, deleteChildren = false, quietly = false } = options;
+    const { signal } = options;
     validateVersion(version);
     validateFlag('guaranteed', guaranteed);
     validateFlag('deleteChildren', deleteChildren);
     validateFlag('quietly', quietly);
+    validateSignal(signal);
     try {
-      await this.#run('delete', path, () =>
-        deleteNode(this.#context.ops, serverPath, { version, deleteChildren, quietly }),
+      await this.#run(
+        'delete',
+        path,
+        () =>
+          deleteNode(this.#context.ops, serverPath, { version, deleteChildren, quietly }, signal),
+        signal,
       );
     } catch (error) {
-      if (guaranteed && isRetryable(error) && !this.#lifecycle.closed) {
+      // Given up on (a lost connection, or an abort before or after it was sent): a guaranteed
+      // delete goes on in the background until the node is gone.
+      if (
+        guaranteed &&
+        (isRetryable(error) || isAbortOf(error, signal)) &&
+        !this.#lifecycle.closed
+      ) {
         guaranteedDeleteQueueFor(this.#context).add({
           kind: 'delete',
           path: serverPath,
@@ -281,8 +335,11 @@ export class FrameworkClient {
   async exists(path: string, options: WatchOptions = {}): Promise<Stat | null> {
     const serverPath = this.#readPath(path, options);
     const watcher = this.#watcher(options);
-    return this.#run('exists', path, () =>
-      this.#context.ops.exists(serverPath, watcher, options.signal),
+    return this.#run(
+      'exists',
+      path,
+      () => this.#context.ops.exists(serverPath, watcher, options.signal),
+      options.signal,
     );
   }
 
@@ -298,8 +355,11 @@ export class FrameworkClient {
   }> {
     const serverPath = this.#readPath(path, options);
     const watcher = this.#watcher(options);
-    return this.#run('getData', path, () =>
-      this.#context.ops.getData(serverPath, watcher, options.signal),
+    return this.#run(
+      'getData',
+      path,
+      () => this.#context.ops.getData(serverPath, watcher, options.signal),
+      options.signal,
     );
   }
 
@@ -308,9 +368,15 @@ export class FrameworkClient {
     validateOptionsObject('options', options);
     const serverPath = this.#mapper.toServer(path);
     const buffer = toNodeData(data, path, false);
-    const { version = -1 } = options;
+    const { version = -1, signal } = options;
     validateVersion(version);
-    return this.#run('setData', path, () => this.#context.ops.setData(serverPath, buffer, version));
+    validateSignal(signal);
+    return this.#run(
+      'setData',
+      path,
+      () => this.#context.ops.setData(serverPath, buffer, version, signal),
+      signal,
+    );
   }
 
   /** The names of the node's children (unsorted, as the server returns them). */
@@ -331,21 +397,30 @@ export class FrameworkClient {
     const serverPath = this.#readPath(path, options);
     validateFlag('stat', options.stat);
     const watcher = this.#watcher(options);
-    const result = await this.#run('getChildren', path, () =>
-      this.#context.ops.getChildren(serverPath, watcher, options.signal),
+    const result = await this.#run(
+      'getChildren',
+      path,
+      () => this.#context.ops.getChildren(serverPath, watcher, options.signal),
+      options.signal,
     );
     return options.stat === true ? result : result.children;
   }
 
   /** The node's ACL and Stat. */
-  async getAcl(path: string): Promise<{
+  async getAcl(
+    path: string,
+    options: OperationOptions = {},
+  ): Promise<{
     /** The node's access-control list. */
     acl: Acl[];
     /** The node's metadata; `stat.aversion` is the version a conditional `setAcl` needs. */
     stat: Stat;
   }> {
+    validateOptionsObject('options', options);
     const serverPath = this.#mapper.toServer(path);
-    return this.#run('getAcl', path, () => this.#context.ops.getAcl(serverPath));
+    const { signal } = options;
+    validateSignal(signal);
+    return this.#run('getAcl', path, () => this.#context.ops.getAcl(serverPath, signal), signal);
   }
 
   /** Replaces the node's ACL; `version` is the ACL version (aversion). Resolves the new Stat. */
@@ -353,21 +428,37 @@ export class FrameworkClient {
     validateOptionsObject('options', options);
     const serverPath = this.#mapper.toServer(path);
     validateAcl(acl, path);
-    const { version = -1 } = options;
+    const { version = -1, signal } = options;
     validateVersion(version);
-    return this.#run('setAcl', path, () => this.#context.ops.setAcl(serverPath, acl, version));
+    validateSignal(signal);
+    return this.#run(
+      'setAcl',
+      path,
+      () => this.#context.ops.setAcl(serverPath, acl, version, signal),
+      signal,
+    );
   }
 
   /**
    * Runs ops atomically (ZooKeeper's multi; build them with `op`). Every op is validated first.
    * A failure rejects with a TransactionFailedError naming the failing op; nothing was applied.
    */
-  async transaction(ops: readonly TransactionOp[]): Promise<TransactionResult[]> {
+  async transaction(
+    ops: readonly TransactionOp[],
+    options: OperationOptions = {},
+  ): Promise<TransactionResult[]> {
     const wireOps = toWireTransaction(ops, this.#mapper, this.#context.aclProvider);
-    const results = await this.#run('transaction', undefined, () =>
-      wireOps.length === 0
-        ? Promise.resolve<WireTransactionResult[]>([])
-        : this.#context.ops.multi(wireOps),
+    validateOptionsObject('options', options);
+    const { signal } = options;
+    validateSignal(signal);
+    const results = await this.#run(
+      'transaction',
+      undefined,
+      () =>
+        wireOps.length === 0
+          ? Promise.resolve<WireTransactionResult[]>([])
+          : this.#context.ops.multi(wireOps, signal),
+      signal,
     );
     return fromWireResults(results, wireOps, this.#mapper);
   }
@@ -387,6 +478,8 @@ export class FrameworkClient {
     const serverPath = this.#mapper.toServer(path);
     checkListener(listener);
     const mode = validatePersistentWatchMode(options.mode);
+    const { signal } = options;
+    validateSignal(signal);
     this.#assertUsable(path);
     const { ops } = this.#context;
     const unlisten = ops.listenPersistently(serverPath, mode, (event) =>
@@ -396,7 +489,7 @@ export class FrameworkClient {
       if (unlisten()) await this.#run('removeWatches', path, () => ops.removeWatches(serverPath));
     });
     try {
-      await this.#run('addWatch', path, () => ops.addWatch(serverPath, mode));
+      await this.#run('addWatch', path, () => ops.addWatch(serverPath, mode, signal), signal);
     } catch (error) {
       unlisten();
       throw error;
@@ -423,19 +516,24 @@ export class FrameworkClient {
     });
   }
 
-  /** The common path of every operation after validation: state checks, namespace, retries. */
+  /**
+   * The common path of every operation after validation: state checks, namespace, retries.
+   * The caller's `signal` and the client's close both end it at once.
+   */
   async #run<T>(
     operation: string,
     path: string | undefined,
     attempt: (attempt: number) => Promise<T>,
+    signal?: AbortSignal,
   ): Promise<T> {
     this.#assertUsable(path);
-    await this.#ensureNamespace();
+    signal?.throwIfAborted();
+    await this.#ensureNamespace(signal);
     const { closedSignal } = this.#context;
     try {
       return await retryLoop(attempt, {
         policy: this.#context.retryPolicy,
-        signal: closedSignal,
+        signal: signal === undefined ? closedSignal : AbortSignal.any([signal, closedSignal]),
         onRetry: ({ retryCount, delayMs, error }) =>
           this.#logger.debug(`retrying ${operation}`, { path, retryCount, delayMs, error }),
       });
@@ -461,9 +559,11 @@ export class FrameworkClient {
    * works on an empty server. Once per client object; a failure is logged and the next
    * operation tries again (the operation itself then reports what is really wrong).
    */
-  #ensureNamespace(): Promise<void> {
+  #ensureNamespace(signal: AbortSignal | undefined): Promise<void> {
     const root = this.#mapper.rootPath;
     if (root === undefined) return Promise.resolve();
+    // Shared by every operation of this view: the caller's signal ends the caller's wait only.
+    if (signal !== undefined) return untilAborted(this.#ensureNamespace(undefined), signal);
     this.#namespaceReady ??= retryLoop(
       () =>
         ensurePath(this.#context.ops, root, (level) =>

@@ -2,8 +2,19 @@
 // class so the class reads as behaviour, and so recipes can name these types.
 import type { Acl, CreateMode, Stat, Watcher } from '../zk/zookeeper-types.js';
 
+/** The signal every operation takes. */
+export interface SignalOptions {
+  /**
+   * Aborting rejects the operation with `signal.reason` at once: while it waits for a
+   * connection (it is then never sent), between retries, and while a request is in flight (its
+   * outcome is then unknown, as after a lost connection: a protected create's node and a
+   * guaranteed delete are then taken care of in the background). Default: none.
+   */
+  readonly signal?: AbortSignal | undefined;
+}
+
 /** Options of {@link FrameworkClient.create}. */
-export interface CreateOptions {
+export interface CreateOptions extends SignalOptions {
   /** The node's data. Default: empty. At most MAX_NODE_DATA_BYTES. */
   readonly data?: Uint8Array | undefined;
   /** Default: 'PERSISTENT'. CONTAINER and TTL modes are rejected (the wire client lacks them). */
@@ -22,10 +33,23 @@ export interface CreateOptions {
   readonly acl?: readonly Acl[] | undefined;
   /** When the node exists, set its data instead of failing (Curator's `orSetData`). Default: false. */
   readonly orSetData?: boolean | undefined;
+  /**
+   * Also resolve the node's Stat (`create2`, ZooKeeper 3.5+; Curator's `storingStatIn`): its
+   * czxid, for example, as a lock's fencing token. Default: false (just the path).
+   */
+  readonly stat?: boolean | undefined;
+}
+
+/** What `create(path, { stat: true })` resolves to. */
+export interface CreatedWithStat {
+  /** The path actually created (sequence number and protection prefix included). */
+  readonly path: string;
+  /** The new node's metadata (with orSetData on an existing node: after the data was set). */
+  readonly stat: Stat;
 }
 
 /** Options of {@link FrameworkClient.delete}. */
-export interface DeleteOptions {
+export interface DeleteOptions extends SignalOptions {
   /** The version the node must have; -1 (the default) matches any. */
   readonly version?: number | undefined;
   /**
@@ -40,6 +64,9 @@ export interface DeleteOptions {
   readonly quietly?: boolean | undefined;
 }
 
+/** Options of {@link FrameworkClient.transaction}, getAcl and the other operations with no options of their own. */
+export type OperationOptions = SignalOptions;
+
 /** The watch option of the reads. */
 export interface WatchOptions {
   /**
@@ -48,8 +75,9 @@ export interface WatchOptions {
    */
   readonly watch?: Watcher | undefined;
   /**
-   * Aborting makes the watcher a no-op from then on (the server-side watch stays until it
-   * fires or the session ends; the wire client cannot remove it). Default: none.
+   * Aborting rejects the read with `signal.reason` (see {@link SignalOptions}) and makes the
+   * watcher a no-op from then on (the server-side watch stays until it fires or the session
+   * ends). Default: none.
    */
   readonly signal?: AbortSignal | undefined;
 }
@@ -69,7 +97,7 @@ export interface ChildrenWithStat {
 }
 
 /** Options of the conditional writes: setData, setAcl. */
-export interface VersionOptions {
+export interface VersionOptions extends SignalOptions {
   /** The version the node must have; -1 (the default) matches any. */
   readonly version?: number | undefined;
 }

@@ -2,12 +2,13 @@ import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import { isRetryable, isZooKeeperError } from '../errors/predicates.js';
 import { describeValue } from '../paths/validate-number.js';
 import type { PersistentWatchMode, WatchedEvent } from '../zk/zookeeper-types.js';
+import type { SignalOptions } from './operation-options.js';
 
 /** Receives every event of a persistent watch, with paths in the client's namespace. */
 export type PersistentWatchListener = (event: WatchedEvent) => void;
 
 /** Options of {@link FrameworkClient.addWatch}. */
-export interface AddWatchOptions {
+export interface AddWatchOptions extends SignalOptions {
   /**
    * `PERSISTENT_RECURSIVE` (the node and everything below it: created, deleted, data changed)
    * or `PERSISTENT` (the node itself, including children changed). Default, as in Curator:

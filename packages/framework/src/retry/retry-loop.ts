@@ -86,9 +86,13 @@ function checkDelay(delayMs: number, error: unknown): void {
   }
 }
 
-// Settles like `promise`, or rejects with the abort reason as soon as `signal` aborts. Whatever
-// `promise` does afterwards is still observed, so a late rejection is never unhandled.
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+/**
+ * Settles like `promise`, or rejects with the abort reason as soon as `signal` aborts. Whatever
+ * `promise` does afterwards is still observed, so a late rejection is never unhandled.
+ *
+ * @internal
+ */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return promise;
   return new Promise<T>((resolve, reject) => {
     // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged
@@ -107,4 +111,14 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): 
       },
     );
   });
+}
+
+/**
+ * True when `error` is what an operation given `signal` rejects with because the signal
+ * aborted (its reason), as opposed to a failure of its own.
+ *
+ * @internal
+ */
+export function isAbortOf(error: unknown, signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true && error === signal.reason;
 }

@@ -5,14 +5,21 @@ import {
   ConnectionState,
   isConnectedState,
   type ConnectionStateChange,
+  type ErrorPolicy,
 } from './connection-state.js';
+import { lostDeadlineMs, suspendedDeadlineMs } from './session-deadline.js';
 
 export interface ConnectionStateMachineOptions {
   readonly events: Observable<ConnectionEvent>;
-  /** Simulated session loss: LOST after SUSPENDED lasts negotiated timeout x percent / 100. */
+  /**
+   * Simulated session loss: LOST once negotiated timeout x percent / 100 has passed since the
+   * server last heard the session (and the connection is SUSPENDED).
+   */
   readonly sessionExpirationPercent: number;
   /** Called when the simulated timer declares the session lost: start a new one. */
   readonly onSimulatedLoss: () => void;
+  /** When the server last heard the session (see `ZooKeeperConnection.lastHeardMs`). */
+  readonly lastHeardMs: () => number | undefined;
   readonly logger: Logger;
 }
 
@@ -96,19 +103,44 @@ export class ConnectionStateMachine {
   #onDisconnected(reason: string): void {
     if (this.#state === undefined || !isConnectedState(this.#state)) return;
     this.#publish(ConnectionState.SUSPENDED, false, reason);
-    const lostAfterMs = Math.round(
-      (this.#sessionTimeoutMs * this.#options.sessionExpirationPercent) / 100,
-    );
-    this.#lostTimer = setTimeout(() => {
+    // Counted from when the server last heard us, not from now: see session-deadline.ts.
+    const percent = this.#options.sessionExpirationPercent;
+    const heardMs = this.#options.lastHeardMs() ?? performance.now();
+    const lostAtMs = lostDeadlineMs(heardMs, this.#sessionTimeoutMs, percent);
+    const declare = (): void => {
       this.#lostTimer = undefined;
       if (this.#state !== ConnectionState.SUSPENDED) return;
+      const silentMs = Math.round(performance.now() - heardMs);
       this.#publish(
         ConnectionState.LOST,
         false,
-        `suspended for ${lostAfterMs} ms (${this.#options.sessionExpirationPercent}% of the session timeout)`,
+        `the server last heard the session ${silentMs} ms ago (${percent}% of the session timeout)`,
       );
       this.#options.onSimulatedLoss();
-    }, lostAfterMs);
+    };
+    const delayMs = lostAtMs - performance.now();
+    if (delayMs <= 0) declare();
+    else this.#lostTimer = setTimeout(declare, delayMs);
+  }
+
+  /**
+   * Until when (`performance.now()`) a hold under `errorPolicy` is known to be sound, judged
+   * from the send time of the last request the server answered: under 'session', the instant
+   * this machine declares LOST; under 'standard', the instant a silent connection is declared
+   * dead. -Infinity when already in an error state or without a session.
+   */
+  validUntilMs(errorPolicy: ErrorPolicy, connected: boolean): number {
+    const heardMs = this.#options.lastHeardMs();
+    const state = this.#state;
+    if (heardMs === undefined || state === undefined || this.#sessionTimeoutMs <= 0) {
+      return -Infinity;
+    }
+    if (errorPolicy === 'standard') {
+      if (!connected || !isConnectedState(state)) return -Infinity;
+      return suspendedDeadlineMs(heardMs, this.#sessionTimeoutMs);
+    }
+    if (state === ConnectionState.LOST) return -Infinity;
+    return lostDeadlineMs(heardMs, this.#sessionTimeoutMs, this.#options.sessionExpirationPercent);
   }
 
   #publish(state: ConnectionState, newSession: boolean, reason?: string): void {

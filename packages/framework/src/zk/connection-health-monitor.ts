@@ -10,6 +10,8 @@ export interface ConnectionHealthMonitorOptions {
   readonly onHandshakeStuck: () => void;
   /** Identity of the current socket (a new object = a new connection attempt). */
   readonly currentSocket: () => object | undefined;
+  /** Send time of the newest request the server answered (see ZooKeeperConnection). */
+  readonly lastHeardMs: () => number | undefined;
 }
 
 /**
@@ -94,10 +96,13 @@ export class ConnectionHealthMonitor {
     const now = performance.now();
     if (this.#connected) {
       const silentMs = now - this.#lastTrafficAt;
+      // nzc's own pings keep a socket busy but say nothing of when the server last heard the
+      // session (what LOST and a hold's validity count from): probe on that age too.
+      const heardAgoMs = now - (this.#options.lastHeardMs() ?? this.#lastTrafficAt);
       if (silentMs > this.readTimeoutMs) {
         this.#connected = false;
         this.#options.onDead(`no reply from the server for ${Math.round(silentMs)} ms`);
-      } else if (silentMs > this.#sessionTimeoutMs / 3) {
+      } else if (Math.max(silentMs, heardAgoMs) > this.#sessionTimeoutMs / 3) {
         this.#sendProbe();
       }
       return;

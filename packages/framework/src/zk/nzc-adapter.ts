@@ -19,6 +19,7 @@ import type {
   NzcTransactionResult,
   NzcWatcher,
 } from './nzc-types.js';
+import { decodeCreate2, encodeCreate2, OP_CREATE2 } from './create2-codec.js';
 import { decodeMultiRead, encodeMultiRead, OP_MULTI_READ } from './multi-read-codec.js';
 import {
   ADD_WATCH_MODE,
@@ -27,6 +28,7 @@ import {
   REMOVE_WATCHES_ANY,
   removeWatchesRequest,
   withChroot,
+  withoutChroot,
   type NzcRawRequest,
 } from './nzc-raw-request.js';
 import { NzcReplyTap } from './nzc-reply-tap.js';
@@ -191,11 +193,25 @@ export class NzcHandle {
     for (const { scheme, auth } of options.authInfo) this.#client.addAuthInfo(scheme, auth);
     this.#client.on('state', (state: NzcState) => {
       if (this.#closed) return;
-      options.onTraffic();
       const event = HANDLE_EVENT[state.name];
+      // A session handshake answered: the server heard the session when the request went out.
+      if (event === 'connected') this.#heard(this.#connectSentAtMs);
       if (event) options.onEvent(event);
     });
     this.#onTraffic = options.onTraffic;
+    // nzc writes the handshake as the socket connects; its time is when the server can first
+    // have heard this connection. A socket nzc opens after close() (its reconnect timer) is
+    // destroyed at once.
+    const manager = this.#client.connectionManager;
+    const onSocketConnected = manager.onSocketConnected.bind(manager);
+    manager.onSocketConnected = (): void => {
+      if (this.#closed) {
+        manager.socket?.destroy();
+        return;
+      }
+      this.#connectSentAtMs = performance.now();
+      onSocketConnected();
+    };
     // nzc only knows one-shot watchers; every notification passes through this one method.
     const watchers = this.#client.connectionManager.watcherManager;
     const emitToOneShotWatchers = watchers.emit.bind(watchers);
@@ -206,6 +222,42 @@ export class NzcHandle {
   }
 
   readonly #onTraffic: () => void;
+  #connectSentAtMs = 0;
+  #lastHeardMs: number | undefined;
+
+  /**
+   * The send time (`performance.now()`) of the newest request the server answered, the
+   * handshake included: the server had heard the session by then, so it cannot expire it
+   * before this plus the negotiated timeout. Undefined until the first answer.
+   */
+  get lastHeardMs(): number | undefined {
+    return this.#lastHeardMs;
+  }
+
+  #heard(sentAtMs: number): void {
+    this.#onTraffic();
+    if (this.#lastHeardMs === undefined || sentAtMs > this.#lastHeardMs) {
+      this.#lastHeardMs = sentAtMs;
+    }
+  }
+
+  /** Called as a request is handed to nzc: batches the tick's writes, returns the send time. */
+  #send(): number {
+    this.#batchWrites();
+    return performance.now();
+  }
+
+  /**
+   * Every reply callback: an answer from the server (a success or a server error) proves the
+   * server heard the session when the request was sent. CONNECTION_LOSS, SESSION_EXPIRED and
+   * AUTH_FAILED are also what nzc itself fails pending requests with when a socket closes, so
+   * they prove nothing.
+   */
+  #replied(sentAtMs: number, error: NzcException | null | undefined): void {
+    if (this.#closed) return;
+    if (error && LOCAL_FAILURE_CODES.has(error.code)) return;
+    this.#heard(sentAtMs);
+  }
 
   connect(): void {
     this.#client.connect();
@@ -260,6 +312,17 @@ export class NzcHandle {
   async closeSession(waitMs: number): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    const manager = this.#client.connectionManager;
+    if (manager.state !== NZC_STATE.CONNECTED && manager.state !== NZC_STATE.CONNECTED_READ_ONLY) {
+      // Nothing to say goodbye on: nzc's close() would write its CLOSE_SESSION to a socket that
+      // is still handshaking or not there at all (a TypeError inside nzc). Put nzc in CLOSING,
+      // where a closing socket ends it instead of starting the next connection attempt.
+      manager.state = NZC_STATE.CLOSING;
+      clearTimeout(manager.connectTimeoutHandler);
+      this.#client.removeAllListeners();
+      this.dropConnection();
+      return;
+    }
     if (waitMs > 0) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, waitMs);
@@ -284,20 +347,41 @@ export class NzcHandle {
 
   create(path: string, data: Buffer, acl: readonly Acl[], mode: CreateMode): Promise<string> {
     return new Promise((resolve, reject) => {
-      this.#batchWrites();
+      const sentAtMs = this.#send();
       this.#client.create(path, data, toNzcAcls(acl), NZC_MODE[mode], (error, created) => {
-        this.#onTraffic();
+        this.#replied(sentAtMs, error);
         if (error) reject(wireError(error, path));
         else resolve(created);
       });
     });
   }
 
+  /**
+   * Creates a node with create2 (ZooKeeper 3.5+): resolves the created path (chroot removed,
+   * as nzc's create does) and the new node's Stat.
+   */
+  create2(
+    path: string,
+    data: Buffer,
+    acl: readonly Acl[],
+    mode: CreateMode,
+  ): Promise<{ path: string; stat: Stat }> {
+    const chroot = this.#client.connectionManager.chrootPath;
+    const request = rawRequest(
+      OP_CREATE2,
+      encodeCreate2(withChroot(chroot, path), data, acl, NZC_MODE[mode]),
+    );
+    return this.#sendTapped(request, path).then((body) => {
+      const created = decodeCreate2(body);
+      return { path: withoutChroot(chroot, created.path), stat: statFromBytes(created.stat) };
+    });
+  }
+
   delete(path: string, version: number): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.#batchWrites();
+      const sentAtMs = this.#send();
       this.#client.remove(path, version, (error) => {
-        this.#onTraffic();
+        this.#replied(sentAtMs, error);
         if (error) reject(wireError(error, path));
         else resolve();
       });
@@ -306,9 +390,9 @@ export class NzcHandle {
 
   exists(path: string, watcher?: NzcWatcher): Promise<Stat | null> {
     return new Promise((resolve, reject) => {
-      this.#batchWrites();
+      const sentAtMs = this.#send();
       this.#client.exists(path, watcher, (error, stat) => {
-        this.#onTraffic();
+        this.#replied(sentAtMs, error);
         if (error) reject(wireError(error, path));
         else resolve(stat ? statFromNzc(stat) : null);
       });
@@ -317,9 +401,9 @@ export class NzcHandle {
 
   getData(path: string, watcher?: NzcWatcher): Promise<{ data: Buffer; stat: Stat }> {
     return new Promise((resolve, reject) => {
-      this.#batchWrites();
+      const sentAtMs = this.#send();
       this.#client.getData(path, watcher, (error, data, stat) => {
-        this.#onTraffic();
+        this.#replied(sentAtMs, error);
         if (error) reject(wireError(error, path));
         else resolve({ data: data ?? Buffer.alloc(0), stat: statFromNzc(stat) });
       });
@@ -328,9 +412,9 @@ export class NzcHandle {
 
   setData(path: string, data: Buffer, version: number): Promise<Stat> {
     return new Promise((resolve, reject) => {
-      this.#batchWrites();
+      const sentAtMs = this.#send();
       this.#client.setData(path, data, version, (error, stat) => {
-        this.#onTraffic();
+        this.#replied(sentAtMs, error);
         if (error) reject(wireError(error, path));
         else resolve(statFromNzc(stat));
       });
@@ -339,9 +423,9 @@ export class NzcHandle {
 
   getChildren(path: string, watcher?: NzcWatcher): Promise<{ children: string[]; stat: Stat }> {
     return new Promise((resolve, reject) => {
-      this.#batchWrites();
+      const sentAtMs = this.#send();
       this.#client.getChildren(path, watcher, (error, children, stat) => {
-        this.#onTraffic();
+        this.#replied(sentAtMs, error);
         if (error) reject(wireError(error, path));
         else resolve({ children, stat: statFromNzc(stat) });
       });
@@ -350,9 +434,9 @@ export class NzcHandle {
 
   getAcl(path: string): Promise<{ acl: Acl[]; stat: Stat }> {
     return new Promise((resolve, reject) => {
-      this.#batchWrites();
+      const sentAtMs = this.#send();
       this.#client.getACL(path, (error, acls: NzcAcl[], stat) => {
-        this.#onTraffic();
+        this.#replied(sentAtMs, error);
         if (error) reject(wireError(error, path));
         else
           resolve({
@@ -368,9 +452,9 @@ export class NzcHandle {
 
   setAcl(path: string, acl: readonly Acl[], version: number): Promise<Stat> {
     return new Promise((resolve, reject) => {
-      this.#batchWrites();
+      const sentAtMs = this.#send();
       this.#client.setACL(path, toNzcAcls(acl), version, (error, stat) => {
-        this.#onTraffic();
+        this.#replied(sentAtMs, error);
         if (error) reject(wireError(error, path));
         else resolve(statFromNzc(stat));
       });
@@ -402,20 +486,27 @@ export class NzcHandle {
       OP_MULTI_READ,
       encodeMultiRead(paths.map((path) => withChroot(chroot, path))),
     );
+    return this.#sendTapped(request, paths[0]).then((body) =>
+      decodeMultiRead(body, paths.length).map((result, i) =>
+        result.ok
+          ? { data: result.data, stat: statFromBytes(result.stat) }
+          : errorFromCode(result.code, { path: paths[i] }),
+      ),
+    );
+  }
+
+  /** Sends `request` and resolves its reply body, taken off the stream before nzc sees it. */
+  #sendTapped(request: NzcRawRequest, path: string | undefined): Promise<Buffer> {
     let body: Buffer | undefined;
     const tapped = {
       header: request.header,
       takeBody: (bytes: Buffer) => (body = Buffer.from(bytes)),
     };
     this.#tap.expect(tapped);
-    return this.#sendRaw(request, paths[0]).then(
+    return this.#sendRaw(request, path).then(
       () => {
-        if (body === undefined) throw new Error('multiRead answered without a body');
-        return decodeMultiRead(body, paths.length).map((result, i) =>
-          result.ok
-            ? { data: result.data, stat: statFromBytes(result.stat) }
-            : errorFromCode(result.code, { path: paths[i] }),
-        );
+        if (body === undefined) throw new Error('a tapped request was answered without a body');
+        return body;
       },
       (error: unknown) => {
         this.#tap.forget(tapped);
@@ -426,9 +517,9 @@ export class NzcHandle {
 
   #sendRaw(request: NzcRawRequest, path: string | undefined): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.#batchWrites();
+      const sentAtMs = this.#send();
       this.#client.connectionManager.queue(request, (error) => {
-        this.#onTraffic();
+        this.#replied(sentAtMs, error);
         if (error) reject(wireError(error, path));
         else resolve();
       });
@@ -441,9 +532,9 @@ export class NzcHandle {
     // would turn a conditional delete/check into an unconditional one.
     for (const op of ops) transaction.ops.push(toNzcMultiOp(op));
     return new Promise((resolve, reject) => {
-      this.#batchWrites();
+      const sentAtMs = this.#send();
       transaction.commit((error, results) => {
-        this.#onTraffic();
+        this.#replied(sentAtMs, error);
         const failed = (results ?? []).some((r) => r.type === OP.error && r.err !== 0);
         if (failed)
           reject(
@@ -458,6 +549,12 @@ export class NzcHandle {
     });
   }
 }
+
+/** nzc's connection states (ConnectionManager's STATES). */
+const NZC_STATE = { CONNECTED: 2, CONNECTED_READ_ONLY: 3, CLOSING: -1 } as const;
+
+/** Codes nzc fails pending requests with on its own when a socket closes. */
+const LOCAL_FAILURE_CODES = new Set([-4, -112, -115]);
 
 const HANDLE_EVENT: Record<string, NzcHandleEvent> = {
   SYNC_CONNECTED: 'connected',

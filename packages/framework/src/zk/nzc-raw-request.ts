@@ -34,6 +34,12 @@ export function withChroot(chroot: string | undefined, path: string): string {
   return path === '/' ? chroot : chroot + path;
 }
 
+/** A path the server returned, as the client names it (nzc's removal of the chroot). */
+export function withoutChroot(chroot: string | undefined, path: string): string {
+  if (!chroot || !path.startsWith(chroot)) return path;
+  return path.length === chroot.length ? '/' : path.slice(chroot.length);
+}
+
 /** nzc sets the real xid when it writes the request; until then it matches no reply. */
 const XID_NOT_YET_SENT = -1000;
 

@@ -67,7 +67,12 @@ export interface NzcTransaction {
 
 /** ConnectionManager internals: read-only use, except `socket.destroy()` to force a reconnect. */
 export interface NzcConnectionManager {
-  readonly state: number;
+  /** Set to CLOSING by the adapter to close a connection that never finished its handshake. */
+  state: number;
+  /** nzc's timer for a TCP connect; cleared when the adapter closes mid-connect. */
+  readonly connectTimeoutHandler: NodeJS.Timeout | undefined;
+  /** Bound to each new socket's 'connect' event: writes the handshake; the adapter times it. */
+  onSocketConnected(): void;
   readonly socket: Socket | undefined;
   /** The connect string's chroot, e.g. '/app', or undefined. */
   readonly chrootPath: string | undefined;

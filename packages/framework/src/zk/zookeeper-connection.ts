@@ -42,6 +42,9 @@ export interface ZooKeeperConnectionOptions {
   readonly reportUnhandledError: (error: unknown, context: string) => void;
 }
 
+/** How long close() waits for the server to confirm the session's end. */
+const CLOSE_REPLY_WAIT_MS = 1_000;
+
 interface Parked {
   resolve: (handle: NzcHandle) => void;
   reject: (error: Error) => void;
@@ -88,6 +91,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
       onDead: (reason) => this.#connectionDead(reason),
       onHandshakeStuck: () => this.#handle?.dropConnection(),
       currentSocket: () => this.#handle?.socket,
+      lastHeardMs: () => this.lastHeardMs,
     });
   }
 
@@ -106,6 +110,14 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
 
   get negotiatedSessionTimeoutMs(): number | undefined {
     return this.#lastSessionId === undefined ? undefined : this.#handle?.negotiatedSessionTimeoutMs;
+  }
+
+  /**
+   * The send time (`performance.now()`) of the newest request of the current session that
+   * the server answered; undefined without a session.
+   */
+  get lastHeardMs(): number | undefined {
+    return this.#lastSessionId === undefined ? undefined : this.#handle?.lastHeardMs;
   }
 
   get watchBytesInUse(): number {
@@ -152,17 +164,35 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     for (const parked of this.#parked.splice(0)) parked.reject(new ClosedError());
     const handle = this.#handle;
     this.#handle = undefined;
-    if (handle) await handle.closeSession(this.#connected ? 2_000 : 0);
+    // Waits briefly for the server to confirm (so our ephemerals are gone when close()
+    // resolves), never longer: a server that does not answer at once will expire the session.
+    if (handle) await handle.closeSession(this.#connected ? CLOSE_REPLY_WAIT_MS : 0);
     this.#connected = false;
     this.#events.complete();
   }
 
-  create(path: string, data: Buffer, acl: readonly Acl[], mode: CreateMode): Promise<string> {
-    return this.#run((h) => h.create(path, data, acl, mode));
+  create(
+    path: string,
+    data: Buffer,
+    acl: readonly Acl[],
+    mode: CreateMode,
+    signal?: AbortSignal,
+  ): Promise<string> {
+    return this.#run((h) => h.create(path, data, acl, mode), signal);
   }
 
-  delete(path: string, version: number): Promise<void> {
-    return this.#run((h) => h.delete(path, version));
+  create2(
+    path: string,
+    data: Buffer,
+    acl: readonly Acl[],
+    mode: CreateMode,
+    signal?: AbortSignal,
+  ): Promise<{ path: string; stat: Stat }> {
+    return this.#run((h) => h.create2(path, data, acl, mode), signal);
+  }
+
+  delete(path: string, version: number, signal?: AbortSignal): Promise<void> {
+    return this.#run((h) => h.delete(path, version), signal);
   }
 
   exists(path: string, watcher?: Watcher, signal?: AbortSignal): Promise<Stat | null> {
@@ -179,8 +209,8 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     return this.#runWatched('data', path, { watcher, signal }, (h, w) => h.getData(path, w));
   }
 
-  setData(path: string, data: Buffer, version: number): Promise<Stat> {
-    return this.#run((h) => h.setData(path, data, version));
+  setData(path: string, data: Buffer, version: number, signal?: AbortSignal): Promise<Stat> {
+    return this.#run((h) => h.setData(path, data, version), signal);
   }
 
   getChildren(
@@ -191,27 +221,28 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     return this.#runWatched('child', path, { watcher, signal }, (h, w) => h.getChildren(path, w));
   }
 
-  getAcl(path: string): Promise<{ acl: Acl[]; stat: Stat }> {
-    return this.#run((h) => h.getAcl(path));
+  getAcl(path: string, signal?: AbortSignal): Promise<{ acl: Acl[]; stat: Stat }> {
+    return this.#run((h) => h.getAcl(path), signal);
   }
 
-  setAcl(path: string, acl: readonly Acl[], version: number): Promise<Stat> {
-    return this.#run((h) => h.setAcl(path, acl, version));
+  setAcl(path: string, acl: readonly Acl[], version: number, signal?: AbortSignal): Promise<Stat> {
+    return this.#run((h) => h.setAcl(path, acl, version), signal);
   }
 
-  multi(ops: readonly WireTransactionOp[]): Promise<WireTransactionResult[]> {
-    return this.#run((h) => h.multi(ops));
+  multi(ops: readonly WireTransactionOp[], signal?: AbortSignal): Promise<WireTransactionResult[]> {
+    return this.#run((h) => h.multi(ops), signal);
   }
 
-  addWatch(path: string, mode: PersistentWatchMode): Promise<void> {
-    return this.#run((h) => h.addWatch(path, mode));
+  addWatch(path: string, mode: PersistentWatchMode, signal?: AbortSignal): Promise<void> {
+    return this.#run((h) => h.addWatch(path, mode), signal);
   }
 
-  removeWatches(path: string): Promise<void> {
+  removeWatches(path: string, signal?: AbortSignal): Promise<void> {
     // The server removes the connection's watches on the path, one-shot ones included: leave
     // the persistent one in place (its events go nowhere) rather than silence a one-shot one.
-    return this.#run((h) =>
-      this.#watches.watches(path) ? Promise.resolve() : h.removeWatches(path),
+    return this.#run(
+      (h) => (this.#watches.watches(path) ? Promise.resolve() : h.removeWatches(path)),
+      signal,
     );
   }
 
@@ -249,11 +280,11 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     operation: (handle: NzcHandle, watcher: NzcWatcher | undefined) => Promise<T>,
   ): Promise<T> {
     const { watcher, signal } = watch;
-    if (!watcher) return this.#run((h) => operation(h, undefined));
+    if (!watcher) return this.#run((h) => operation(h, undefined), signal);
     this.#watches.checkBudget(kind, path);
     const wrapped = this.#watches.wrap(kind, path, path, watcher, signal);
     try {
-      const result = await this.#run((h) => operation(h, wrapped.nzcWatcher));
+      const result = await this.#run((h) => operation(h, wrapped.nzcWatcher), signal);
       wrapped.register();
       return result;
     } catch (error) {
@@ -262,8 +293,11 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     }
   }
 
-  async #run<T>(operation: (handle: NzcHandle) => Promise<T>): Promise<T> {
-    const handle = await this.#connectedHandle();
+  async #run<T>(operation: (handle: NzcHandle) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const handle =
+      this.#connected && this.#handle && signal?.aborted !== true
+        ? this.#handle
+        : await this.#connectedHandle(signal);
     try {
       return await this.#deadlines.track(operation(handle));
     } catch (error) {
@@ -279,22 +313,35 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     }
   }
 
-  #connectedHandle(): Promise<NzcHandle> {
+  /**
+   * The connected handle; while there is none, the request waits (parked) for one, at most
+   * connectionTimeoutMs. Aborting `signal` takes it out of the waiting line at once: a request
+   * given up on is never sent later.
+   */
+  #connectedHandle(signal: AbortSignal | undefined): Promise<NzcHandle> {
     if (this.#closed) return Promise.reject(new ClosedError());
+    if (signal?.aborted === true) return Promise.reject(signal.reason as Error);
     if (this.#connected && this.#handle) return Promise.resolve(this.#handle);
     return new Promise<NzcHandle>((resolve, reject) => {
+      const leave = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.#parked = this.#parked.filter((p) => p !== parked);
+      };
       const parked: Parked = {
         resolve: (handle) => {
-          clearTimeout(timer);
+          leave();
           resolve(handle);
         },
         reject: (error) => {
-          clearTimeout(timer);
+          leave();
           reject(error);
         },
       };
+      const onAbort = (): void => parked.reject(signal?.reason as Error);
+      signal?.addEventListener('abort', onAbort, { once: true });
       const timer = setTimeout(() => {
-        this.#parked = this.#parked.filter((p) => p !== parked);
+        leave();
         reject(
           new ConnectionLossError({
             detail: `not connected within connectionTimeoutMs (${this.#options.connectionTimeoutMs} ms)`,

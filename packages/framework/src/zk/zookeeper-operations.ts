@@ -16,11 +16,27 @@ import type {
  * Retrying is the caller's job (the client's retry loop), never this layer's.
  */
 export interface ZooKeeperOperations {
-  create(path: string, data: Buffer, acl: readonly Acl[], mode: CreateMode): Promise<string>;
-  delete(path: string, version: number): Promise<void>;
+  create(
+    path: string,
+    data: Buffer,
+    acl: readonly Acl[],
+    mode: CreateMode,
+    signal?: AbortSignal,
+  ): Promise<string>;
+  /** A create whose reply carries the new node's Stat (create2, ZooKeeper 3.5+). */
+  create2(
+    path: string,
+    data: Buffer,
+    acl: readonly Acl[],
+    mode: CreateMode,
+    signal?: AbortSignal,
+  ): Promise<{ path: string; stat: Stat }>;
+  delete(path: string, version: number, signal?: AbortSignal): Promise<void>;
   /**
    * Resolves `null` when the node does not exist (the watch then waits for its creation).
    * The reads' `signal` withdraws their watcher when it aborts (the server watch stays).
+   * Every `signal` also takes a request still waiting for a connection out of line: a request
+   * given up on is never sent later.
    */
   exists(path: string, watcher?: Watcher, signal?: AbortSignal): Promise<Stat | null>;
   getData(
@@ -28,20 +44,20 @@ export interface ZooKeeperOperations {
     watcher?: Watcher,
     signal?: AbortSignal,
   ): Promise<{ data: Buffer; stat: Stat }>;
-  setData(path: string, data: Buffer, version: number): Promise<Stat>;
+  setData(path: string, data: Buffer, version: number, signal?: AbortSignal): Promise<Stat>;
   getChildren(
     path: string,
     watcher?: Watcher,
     signal?: AbortSignal,
   ): Promise<{ children: string[]; stat: Stat }>;
-  getAcl(path: string): Promise<{ acl: Acl[]; stat: Stat }>;
-  setAcl(path: string, acl: readonly Acl[], version: number): Promise<Stat>;
+  getAcl(path: string, signal?: AbortSignal): Promise<{ acl: Acl[]; stat: Stat }>;
+  setAcl(path: string, acl: readonly Acl[], version: number, signal?: AbortSignal): Promise<Stat>;
   /** A multi: all or nothing. A failure rejects with a TransactionFailedError. */
-  multi(ops: readonly WireTransactionOp[]): Promise<WireTransactionResult[]>;
+  multi(ops: readonly WireTransactionOp[], signal?: AbortSignal): Promise<WireTransactionResult[]>;
   /** Adds a persistent watch on the server (idempotent: the server keeps one per path and mode). */
-  addWatch(path: string, mode: PersistentWatchMode): Promise<void>;
+  addWatch(path: string, mode: PersistentWatchMode, signal?: AbortSignal): Promise<void>;
   /** Removes the server's watches on `path`, unless a one-shot watch there must keep firing. */
-  removeWatches(path: string): Promise<void>;
+  removeWatches(path: string, signal?: AbortSignal): Promise<void>;
   /**
    * Registers a listener for a persistent watch's events, across reconnects and new sessions
    * (the connection re-adds the server watch). The returned function unregisters it and says

@@ -57,6 +57,8 @@ export async function fakeSetup(options: FakeSetupOptions = {}): Promise<FakeSet
     connectionStateChanges: changes,
     currentConnectionState: () => states.value,
     currentSessionId: () => zk.sessionId,
+    isConnected: () => states.value === 'CONNECTED' || states.value === 'RECONNECTED',
+    validUntilMs: () => Infinity,
     sessionCredentials: () => ({ sessionId: zk.sessionId, password: Buffer.alloc(16, 7) }),
     reportUnhandledError: (error, where) => unhandledSubject.next({ error, context: where }),
     unhandledErrors: unhandledSubject,

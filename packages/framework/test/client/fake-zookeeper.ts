@@ -159,6 +159,18 @@ export class FakeZooKeeper implements ZooKeeperOperations {
     return this.#call('create', path, () => this.#create(path, data, acl, mode, this.sessionId));
   }
 
+  create2(
+    path: string,
+    data: Buffer,
+    acl: readonly Acl[],
+    mode: CreateMode,
+  ): Promise<{ path: string; stat: Stat }> {
+    return this.#call('create2', path, () => {
+      const created = this.#create(path, data, acl, mode, this.sessionId);
+      return { path: created, stat: this.#stat(this.#nodes.get(created)!) };
+    });
+  }
+
   delete(path: string, version: number): Promise<void> {
     return this.#call('delete', path, () => {
       const node = this.#nodes.get(path);

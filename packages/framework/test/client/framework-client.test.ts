@@ -232,10 +232,13 @@ describe('FrameworkClient', () => {
       await client.create('/w');
       await kept.first;
       assert.deepEqual(removed.events, []);
-      // An already-aborted signal does not even leave a watch on the server.
+      // An already-aborted signal rejects with its reason and sends nothing, watch or read.
       const before = zk.calls.length;
-      await client.exists('/w', { watch: removed.watch, signal: controller.signal });
-      assert.equal(zk.calls.length, before + 1);
+      await assert.rejects(
+        client.exists('/w', { watch: removed.watch, signal: controller.signal }),
+        (error) => error === controller.signal.reason,
+      );
+      assert.equal(zk.calls.length, before);
       await client.delete('/w');
       assert.deepEqual(removed.events, []);
     });
