@@ -200,12 +200,13 @@ export class NzcHandle {
     });
     this.#onTraffic = options.onTraffic;
     // nzc writes the handshake as the socket connects; its time is when the server can first
-    // have heard this connection. A socket nzc opens after close() (its reconnect timer) is
-    // destroyed at once.
+    // have heard this connection. A socket nzc opens after close() (it opens sockets a tick or
+    // a spin delay after connect()) is destroyed as it connects, its connect timer cleared.
     const manager = this.#client.connectionManager;
     const onSocketConnected = manager.onSocketConnected.bind(manager);
     manager.onSocketConnected = (): void => {
       if (this.#closed) {
+        clearTimeout(manager.connectTimeoutHandler);
         manager.socket?.destroy();
         return;
       }
