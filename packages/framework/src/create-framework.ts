@@ -10,8 +10,10 @@ import {
   type ConnectionIssueLogging,
 } from './logging/connection-issue-logger.js';
 import { createDefaultLogger } from './logging/create-default-logger.js';
-import type { Logger } from './logging/logger.js';
+import { withChild, type LevelLogger } from './logging/with-child.js';
 import { validateTimeoutMs } from './paths/validate-number.js';
+import { JUTE_MAX_BUFFER_BYTES } from './paths/validate-data.js';
+import { chrootOf } from './paths/connect-string.js';
 import { ExponentialBackoffRetry } from './retry/exponential-backoff-retry.js';
 import type { RetryPolicy } from './retry/retry-policy.js';
 import { ConnectionState, type ErrorPolicy } from './state/connection-state.js';
@@ -34,8 +36,11 @@ export interface FrameworkOptions {
   readonly requestTimeoutMs?: number;
   /** Every path is relative to this node (Curator's namespace). Default none. */
   readonly namespace?: string;
-  /** A winston(-compatible) logger. Default: winston at `warn` (env ZKRECIPES_LOG_LEVEL). */
-  readonly logger?: Logger;
+  /**
+   * A winston(-compatible) logger; one without `child` (such as `console`) works too. Default:
+   * winston at `warn` (env ZKRECIPES_LOG_LEVEL).
+   */
+  readonly logger?: LevelLogger;
   /** Which states recipes treat as "hold may be gone". Default 'standard' (SUSPENDED and LOST). */
   readonly errorPolicy?: ErrorPolicy;
   /** LOST after SUSPENDED lasts this percent of the negotiated timeout (1-100). Default 100. */
@@ -51,8 +56,18 @@ export interface FrameworkOptions {
   readonly aclProvider?: AclProvider;
   /** How connection problems are logged. Default 'first-as-error'. */
   readonly connectionIssueLogging?: ConnectionIssueLogging;
-  /** Byte budget of watched paths (SetWatches must fit the server's jute.maxbuffer). Default 512 KiB. */
+  /**
+   * Byte budget of watched paths: on reconnect they are re-sent in one SetWatches request, which
+   * must fit `maxRequestBytes`. Default 512 KiB; at most `maxRequestBytes` minus 1 KiB.
+   */
   readonly watchBudgetBytes?: number;
+  /**
+   * The largest request the server accepts: its `jute.maxbuffer` (default 1,048,575 bytes).
+   * A request that would be larger (a big transaction, a huge ACL) is refused with an
+   * InvalidArgumentError before anything is sent. Raise it only to match a server that raised
+   * jute.maxbuffer.
+   */
+  readonly maxRequestBytes?: number;
   /** Close the client on SIGTERM/SIGINT, then let the process exit as it would. Default false. */
   readonly closeOnExit?: boolean;
   /** Treat an event-loop stall over a third of the session timeout as SUSPENDED. Default true. */
@@ -79,7 +94,7 @@ export interface FrameworkOptions {
 export function createFramework(options: FrameworkOptions): FrameworkClient {
   validateFrameworkOptions(options);
   const sessionTimeoutMs = options.sessionTimeoutMs ?? 60_000;
-  const logger = options.logger ?? createDefaultLogger();
+  const logger = withChild(options.logger ?? createDefaultLogger());
   const issues = new ConnectionIssueLogger(logger, { mode: options.connectionIssueLogging });
   const unhandled = new Subject<UnhandledError>();
   const closed = new AbortController();
@@ -91,6 +106,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
   };
 
   const watchBudgetBytes = options.watchBudgetBytes ?? 512 * 1024;
+  const maxRequestBytes = options.maxRequestBytes ?? JUTE_MAX_BUFFER_BYTES;
   const connection = new ZooKeeperConnection({
     connectString: options.connectString,
     sessionTimeoutMs,
@@ -150,6 +166,8 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     reportUnhandledError,
     unhandledErrors: unhandled,
     closedSignal: closed.signal,
+    maxRequestBytes,
+    chrootBytes: Buffer.byteLength(chrootOf(options.connectString)),
     watchBudget: () => ({ budgetBytes: watchBudgetBytes, usedBytes: connection.watchBytesInUse }),
   };
 

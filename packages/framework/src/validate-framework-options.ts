@@ -2,36 +2,16 @@ import { InvalidArgumentError } from './errors/zookeeper-error-classes.js';
 import { CONNECTION_ISSUE_LOGGING_MODES } from './logging/connection-issue-logger.js';
 import { describeValue, validateTimeoutMs } from './paths/validate-number.js';
 import { validateNamespace } from './paths/zk-paths.js';
+import { parseConnectString } from './paths/connect-string.js';
+import { JUTE_MAX_BUFFER_BYTES } from './paths/validate-data.js';
 import type { FrameworkOptions } from './create-framework.js';
-
-/** One `host:port` with a port in range; hosts are names or IPv4 addresses. */
-const HOST_PORT = /^[A-Za-z0-9.-]+:(\d{1,5})$/;
-
-function validateConnectString(connectString: unknown): void {
-  if (typeof connectString !== 'string' || connectString.trim() === '') {
-    throw new InvalidArgumentError(
-      `connectString must be a non-empty string like '127.0.0.1:2181', got ${describeValue(connectString)}`,
-    );
-  }
-  const slash = connectString.indexOf('/');
-  const hosts = slash === -1 ? connectString : connectString.slice(0, slash);
-  for (const host of hosts.split(',')) {
-    const match = HOST_PORT.exec(host.trim());
-    const port = Number(match?.[1]);
-    if (!match || port < 1 || port > 65535) {
-      throw new InvalidArgumentError(
-        `connectString: '${host}' is not host:port (expected e.g. '127.0.0.1:2181,10.0.0.2:2181/chroot')`,
-      );
-    }
-  }
-}
 
 /** Checks every option before anything is created, with a message naming the option. */
 export function validateFrameworkOptions(options: FrameworkOptions): void {
   if (typeof options !== 'object' || options === null) {
     throw new InvalidArgumentError('createFramework needs an options object with connectString');
   }
-  validateConnectString(options.connectString);
+  parseConnectString(options.connectString);
   for (const name of ['sessionTimeoutMs', 'connectionTimeoutMs', 'requestTimeoutMs'] as const) {
     const value = options[name];
     if (value !== undefined) validateTimeoutMs(name, value);
@@ -56,19 +36,84 @@ export function validateFrameworkOptions(options: FrameworkOptions): void {
       `connectionIssueLogging must be one of ${CONNECTION_ISSUE_LOGGING_MODES.join(', ')}, got ${describeValue(issues)}`,
     );
   }
-  const budget = options.watchBudgetBytes;
-  if (budget !== undefined && !(Number.isInteger(budget) && budget > 0)) {
+  const maxRequestBytes = options.maxRequestBytes ?? JUTE_MAX_BUFFER_BYTES;
+  if (!(Number.isInteger(maxRequestBytes) && maxRequestBytes >= 64 * 1024)) {
     throw new InvalidArgumentError(
-      `watchBudgetBytes must be a positive integer, got ${describeValue(budget)}`,
+      `maxRequestBytes must be a whole number of at least 65536 (the server's jute.maxbuffer), got ${describeValue(options.maxRequestBytes)}`,
+    );
+  }
+  const budget = options.watchBudgetBytes;
+  // Watched paths are re-sent in one SetWatches request on reconnect: it must fit.
+  const budgetCap = maxRequestBytes - 1024;
+  if (budget !== undefined && !(Number.isInteger(budget) && budget > 0 && budget <= budgetCap)) {
+    throw new InvalidArgumentError(
+      `watchBudgetBytes must be a whole number from 1 to ${budgetCap} (what one SetWatches request can carry under maxRequestBytes), got ${describeValue(budget)}`,
     );
   }
   validateNamespace(options.namespace);
-  for (const entry of options.authInfo ?? []) {
-    if (typeof entry?.scheme !== 'string' || entry.scheme === '') {
+  validateAuthInfo(options.authInfo);
+  validateRetryPolicy(options.retryPolicy);
+  validateAclProvider(options.aclProvider);
+  validateLogger(options.logger);
+  for (const name of ['closeOnExit', 'detectEventLoopStalls'] as const) {
+    const value = options[name];
+    if (value !== undefined && typeof value !== 'boolean') {
+      throw new InvalidArgumentError(`${name} must be true or false, got ${describeValue(value)}`);
+    }
+  }
+}
+
+function validateAuthInfo(authInfo: unknown): void {
+  if (authInfo === undefined) return;
+  if (!Array.isArray(authInfo)) {
+    throw new InvalidArgumentError(
+      `authInfo must be an array of { scheme, auth }, got ${describeValue(authInfo)}`,
+    );
+  }
+  for (const entry of authInfo as unknown[]) {
+    const { scheme, auth } = (entry ?? {}) as { scheme?: unknown; auth?: unknown };
+    if (typeof scheme !== 'string' || scheme === '') {
       throw new InvalidArgumentError('authInfo: every entry needs a non-empty scheme');
     }
-    if (typeof entry.auth !== 'string' && !Buffer.isBuffer(entry.auth)) {
-      throw new InvalidArgumentError(`authInfo (${entry.scheme}): auth must be a string or Buffer`);
+    if (typeof auth !== 'string' && !Buffer.isBuffer(auth)) {
+      throw new InvalidArgumentError(`authInfo (${scheme}): auth must be a string or Buffer`);
     }
+  }
+}
+
+/** Typed as what JavaScript callers may really pass (anything, null included). */
+function validateRetryPolicy(policy: { readonly nextDelayMs?: unknown } | null | undefined): void {
+  if (policy === undefined) return;
+  if (typeof policy?.nextDelayMs !== 'function') {
+    throw new InvalidArgumentError(
+      `retryPolicy must be a RetryPolicy (an object with nextDelayMs(attempt)), e.g. new ExponentialBackoffRetry({ baseSleepMs: 1000, maxRetries: 3 }); got ${describeValue(policy)}`,
+    );
+  }
+}
+
+function validateAclProvider(
+  candidate: { readonly defaultAcl?: unknown; readonly aclForPath?: unknown } | null | undefined,
+): void {
+  if (candidate === undefined) return;
+  if (
+    typeof candidate?.defaultAcl !== 'function' ||
+    (candidate.aclForPath !== undefined && typeof candidate.aclForPath !== 'function')
+  ) {
+    throw new InvalidArgumentError(
+      `aclProvider must have defaultAcl() (and optionally aclForPath(path)); use aclProviderFrom(acl). Got ${describeValue(candidate)}`,
+    );
+  }
+}
+
+const LOGGER_METHODS = ['error', 'warn', 'info', 'debug'] as const;
+
+function validateLogger(logger: unknown): void {
+  if (logger === undefined) return;
+  const candidate = logger as Record<string, unknown> | null;
+  const missing = LOGGER_METHODS.filter((name) => typeof candidate?.[name] !== 'function');
+  if (missing.length > 0) {
+    throw new InvalidArgumentError(
+      `logger must have ${LOGGER_METHODS.join(', ')} methods (winston-compatible); missing: ${missing.join(', ')}`,
+    );
   }
 }

@@ -57,6 +57,10 @@ export interface ClientContext {
   watchBudget(): WatchBudget;
   /** Aborted when the client closes; background work stops on it. */
   readonly closedSignal: AbortSignal;
+  /** The largest request the server accepts (its jute.maxbuffer). */
+  readonly maxRequestBytes: number;
+  /** Bytes the connect string's chroot adds to every path on the wire. */
+  readonly chrootBytes: number;
 }
 
 /** How much of the client's watch budget is in use (see `watchBudgetBytes`). */

@@ -162,7 +162,12 @@ async function createOnce(
   path: string,
 ): Promise<CreatedNode> {
   const { data, acl, mode, signal } = request;
-  if (request.withStat) return ops.create2(path, data, acl, mode, signal);
+  // A sequential node named by its parent alone ('/queue/' -> '/queue/0000000007') is valid
+  // ZooKeeper, but the wire client's create refuses a path ending in '/': create2 is our own.
+  if (request.withStat || path.endsWith('/')) {
+    const created = await ops.create2(path, data, acl, mode, signal);
+    return request.withStat ? created : { path: created.path, stat: undefined };
+  }
   return { path: await ops.create(path, data, acl, mode, signal), stat: undefined };
 }
 

@@ -6,7 +6,8 @@ import type {
   ClientLifecycle,
   UnhandledError,
 } from './client-context.js';
-import { createAttempt, prepareCreate, splitPath } from './create-node.js';
+import { createAttempt, pathToSend, prepareCreate, splitPath } from './create-node.js';
+import { bodyBytes, checkRequestSize, multiBytes, type RequestShape } from './request-size.js';
 import { deleteNode } from './delete-node.js';
 import { ensurePath } from './ensure-path.js';
 import { guaranteedDeleteQueueFor } from './guaranteed-delete-queue.js';
@@ -258,6 +259,8 @@ export class FrameworkClient {
   create(path: string, options?: CreateOptions): Promise<string | CreatedWithStat>;
   async create(path: string, options: CreateOptions = {}): Promise<string | CreatedWithStat> {
     const request = prepareCreate(path, options, this.#mapper, this.#context.aclProvider);
+    const { data, acl } = request;
+    this.#checkSize('create', path, { pathBytes: this.#wireBytes(pathToSend(request)), data, acl });
     const deps = {
       ops: this.#context.ops,
       parentAcl: (parent: string) => resolveAcl(this.#context.aclProvider, parent),
@@ -371,6 +374,7 @@ export class FrameworkClient {
     const { version = -1, signal } = options;
     validateVersion(version);
     validateSignal(signal);
+    this.#checkSize('setData', path, { pathBytes: this.#wireBytes(serverPath), data: buffer });
     return this.#run(
       'setData',
       path,
@@ -431,6 +435,7 @@ export class FrameworkClient {
     const { version = -1, signal } = options;
     validateVersion(version);
     validateSignal(signal);
+    this.#checkSize('setAcl', path, { pathBytes: this.#wireBytes(serverPath), acl });
     return this.#run(
       'setAcl',
       path,
@@ -451,6 +456,8 @@ export class FrameworkClient {
     validateOptionsObject('options', options);
     const { signal } = options;
     validateSignal(signal);
+    const size = multiBytes(wireOps, (opPath) => this.#wireBytes(opPath));
+    checkRequestSize('transaction', size, this.#context.maxRequestBytes, undefined);
     const results = await this.#run(
       'transaction',
       undefined,
@@ -495,6 +502,15 @@ export class FrameworkClient {
       throw error;
     }
     return watch;
+  }
+
+  /** A server path's bytes on the wire, the connect string's chroot included. */
+  #wireBytes(serverPath: string): number {
+    return this.#context.chrootBytes + Buffer.byteLength(serverPath);
+  }
+
+  #checkSize(operation: string, path: string, shape: RequestShape): void {
+    checkRequestSize(operation, bodyBytes(shape), this.#context.maxRequestBytes, path);
   }
 
   #readPath(path: string, options: WatchOptions): string {

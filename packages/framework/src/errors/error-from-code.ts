@@ -1,5 +1,6 @@
 import { codeName, ZooKeeperErrorCode } from './zookeeper-error-code.js';
 import { ZooKeeperError } from './zookeeper-error.js';
+import { describeValue } from '../paths/validate-number.js';
 import {
   BadVersionError,
   ConnectionLossError,
@@ -41,6 +42,11 @@ const subclasses: ReadonlyMap<number, new (options: ZooKeeperErrorDetails) => Zo
  * yields a base error with code `OK` so the bug stays visible).
  */
 export function errorFromCode(code: number, options: ErrorFromCodeOptions = {}): ZooKeeperError {
+  if (typeof options !== 'object' || options === null) options = {};
+  if (typeof code !== 'number') {
+    // Not a wire code at all (a caller's bug): still an error, never a throw.
+    return new ZooKeeperError('UNKNOWN', { detail: `not an error code: ${describeValue(code)}` });
+  }
   const details: ZooKeeperErrorDetails = { path: options.path, detail: options.message };
   if (options.cause !== undefined) details.cause = options.cause;
   // OPERATION_TIMEOUT has its own constructor because OperationTimeoutError also stands for our own deadline.

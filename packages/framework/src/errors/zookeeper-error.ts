@@ -95,5 +95,10 @@ function displayPath(path: string): string {
       ? `${path.slice(0, MAX_SHOWN_PATH_LENGTH)}... (${path.length} characters)`
       : path;
   // eslint-disable-next-line no-control-regex
-  return /[\u0000-\u001f\u007f-\u009f]/.test(shown) || path === '' ? JSON.stringify(shown) : shown;
+  if (!/[\u0000-\u001f\u007f-\u009f]/.test(shown) && path !== '') return shown;
+  // JSON escapes only U+0000-U+001F; DEL and the C1 controls would still print raw.
+  return JSON.stringify(shown).replace(
+    /[\u007f-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

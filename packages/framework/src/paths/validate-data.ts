@@ -3,7 +3,7 @@ import { MAX_PATH_BYTES } from './validate-path.js';
 import { describeValue } from './validate-number.js';
 
 /** ZooKeeper's default jute.maxbuffer: the largest request packet a server accepts. */
-const JUTE_MAX_BUFFER_BYTES = 1_048_575;
+export const JUTE_MAX_BUFFER_BYTES = 1_048_575;
 
 /**
  * Room kept in the packet for everything besides the data: the path (up to

@@ -31,8 +31,10 @@ function isInvalidCharacter(c: number): boolean {
   );
 }
 
-function hex(c: number): string {
-  return `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
+/** The character at `i` as a code point (an emoji is U+1F600, not its first surrogate). */
+function describeCharacter(path: string, i: number): string {
+  const point = path.codePointAt(i) ?? 0;
+  return `U+${point.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 /**
@@ -80,7 +82,7 @@ export function validatePath(
     } else if (c === 0) {
       fail(`null character at index ${i}`);
     } else if (isInvalidCharacter(c)) {
-      fail(`character ${hex(c)} at index ${i} is not allowed by ZooKeeper`);
+      fail(`character ${describeCharacter(checked, i)} at index ${i} is not allowed by ZooKeeper`);
     }
   }
 

@@ -1,5 +1,6 @@
 import { ExponentialBackoffRetry } from './exponential-backoff-retry.js';
 import { validateNonNegativeNumber } from '../paths/validate-number.js';
+import { validatePolicyOptions } from './validate-policy-options.js';
 
 /** Options of {@link BoundedExponentialBackoffRetry}. */
 export interface BoundedExponentialBackoffRetryOptions {
@@ -28,6 +29,11 @@ export interface BoundedExponentialBackoffRetryOptions {
  */
 export class BoundedExponentialBackoffRetry extends ExponentialBackoffRetry {
   constructor(options: BoundedExponentialBackoffRetryOptions) {
+    validatePolicyOptions(
+      'BoundedExponentialBackoffRetry',
+      options,
+      '{ baseSleepMs, maxSleepMs, maxRetries }',
+    );
     // Required here, where the parent would fall back to its default when it is missing.
     validateNonNegativeNumber('maxSleepMs', options.maxSleepMs);
     super(options);

@@ -1,5 +1,6 @@
 import { validateCount, validateNonNegativeNumber } from '../paths/validate-number.js';
 import type { RetryAttempt, RetryPolicy, RetryWarningLogger } from './retry-policy.js';
+import { validatePolicyOptions } from './validate-policy-options.js';
 
 /**
  * The exponent stops growing here, so the random multiplier stays below 2^30 (Curator's
@@ -52,6 +53,7 @@ export class ExponentialBackoffRetry implements RetryPolicy {
   readonly #random: () => number;
 
   constructor(options: ExponentialBackoffRetryOptions) {
+    validatePolicyOptions('ExponentialBackoffRetry', options, '{ baseSleepMs, maxRetries }');
     const { baseSleepMs, maxRetries, maxSleepMs = DEFAULT_MAX_SLEEP_MS } = options;
     validateNonNegativeNumber('baseSleepMs', baseSleepMs);
     validateCount('maxRetries', maxRetries);

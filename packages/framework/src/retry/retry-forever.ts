@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import { validateNonNegativeNumber } from '../paths/validate-number.js';
 import type { RetryPolicy } from './retry-policy.js';
+import { validatePolicyOptions } from './validate-policy-options.js';
 
 /** Options of {@link RetryForever}. */
 export interface RetryForeverOptions {
@@ -21,6 +22,7 @@ export class RetryForever implements RetryPolicy {
   readonly retryIntervalMs: number;
 
   constructor(options: RetryForeverOptions) {
+    validatePolicyOptions('RetryForever', options, '{ retryIntervalMs }');
     validateNonNegativeNumber('retryIntervalMs', options.retryIntervalMs);
     if (options.retryIntervalMs === 0) {
       throw new InvalidArgumentError(

@@ -1,5 +1,6 @@
 import { validateCount, validateNonNegativeNumber } from '../paths/validate-number.js';
 import type { RetryAttempt, RetryPolicy } from './retry-policy.js';
+import { validatePolicyOptions } from './validate-policy-options.js';
 
 /** Options of {@link RetryNTimes}. */
 export interface RetryNTimesOptions {
@@ -22,6 +23,7 @@ export class RetryNTimes implements RetryPolicy {
   readonly sleepBetweenRetriesMs: number;
 
   constructor(options: RetryNTimesOptions) {
+    validatePolicyOptions('RetryNTimes', options, '{ n, sleepBetweenRetriesMs }');
     validateCount('n', options.n);
     validateNonNegativeNumber('sleepBetweenRetriesMs', options.sleepBetweenRetriesMs);
     this.n = options.n;

@@ -1,5 +1,6 @@
 import { validateNonNegativeNumber } from '../paths/validate-number.js';
 import { RetryNTimes } from './retry-n-times.js';
+import { validatePolicyOptions } from './validate-policy-options.js';
 
 /** Options of {@link RetryOneTime}. */
 export interface RetryOneTimeOptions {
@@ -14,6 +15,7 @@ export interface RetryOneTimeOptions {
  */
 export class RetryOneTime extends RetryNTimes {
   constructor(options: RetryOneTimeOptions) {
+    validatePolicyOptions('RetryOneTime', options, '{ sleepBetweenRetryMs }');
     // Validate under this option's own name before the parent sees it as sleepBetweenRetriesMs.
     validateNonNegativeNumber('sleepBetweenRetryMs', options.sleepBetweenRetryMs);
     super({ n: 1, sleepBetweenRetriesMs: options.sleepBetweenRetryMs });

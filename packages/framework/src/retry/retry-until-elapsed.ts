@@ -1,5 +1,6 @@
 import { validateNonNegativeNumber } from '../paths/validate-number.js';
 import type { RetryAttempt, RetryPolicy } from './retry-policy.js';
+import { validatePolicyOptions } from './validate-policy-options.js';
 
 /** Options of {@link RetryUntilElapsed}. */
 export interface RetryUntilElapsedOptions {
@@ -24,6 +25,11 @@ export class RetryUntilElapsed implements RetryPolicy {
   readonly sleepBetweenRetriesMs: number;
 
   constructor(options: RetryUntilElapsedOptions) {
+    validatePolicyOptions(
+      'RetryUntilElapsed',
+      options,
+      '{ maxElapsedTimeMs, sleepBetweenRetriesMs }',
+    );
     validateNonNegativeNumber('maxElapsedTimeMs', options.maxElapsedTimeMs);
     validateNonNegativeNumber('sleepBetweenRetriesMs', options.sleepBetweenRetriesMs);
     this.maxElapsedTimeMs = options.maxElapsedTimeMs;

@@ -1,5 +1,7 @@
 import { isSessionExpired } from '../errors/predicates.js';
 import type { RetryAttempt, RetryPolicy } from './retry-policy.js';
+import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
+import { describeValue } from '../paths/validate-number.js';
 
 /**
  * Wraps another policy and stops at once on SESSION_EXPIRED (Curator's
@@ -13,6 +15,11 @@ export class SessionFailedRetryPolicy implements RetryPolicy {
   readonly delegate: RetryPolicy;
 
   constructor(delegate: RetryPolicy) {
+    if (typeof (delegate as { nextDelayMs?: unknown } | null)?.nextDelayMs !== 'function') {
+      throw new InvalidArgumentError(
+        `SessionFailedRetryPolicy needs the policy it wraps, e.g. new SessionFailedRetryPolicy(new RetryNTimes({ n: 3, sleepBetweenRetriesMs: 1000 })); got ${describeValue(delegate)}`,
+      );
+    }
     this.delegate = delegate;
   }
 

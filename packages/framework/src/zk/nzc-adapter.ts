@@ -32,6 +32,7 @@ import {
   type NzcRawRequest,
 } from './nzc-raw-request.js';
 import { NzcReplyTap } from './nzc-reply-tap.js';
+import type { ServerAddress } from '../paths/connect-string.js';
 import type {
   Acl,
   CreateMode,
@@ -102,6 +103,8 @@ export type NzcHandleEvent = 'connected' | 'disconnected' | 'expired' | 'authFai
 
 export interface NzcHandleOptions {
   connectString: string;
+  /** The servers, parsed by us: nzc's own parser splits IPv6 addresses at every colon. */
+  servers: readonly ServerAddress[];
   sessionTimeoutMs: number;
   /** Upper bound of nzc's random pause after every server was tried once. */
   spinDelayMs: number;
@@ -187,6 +190,8 @@ export class NzcHandle {
       nzcOptions.sessionPassword = resume.password;
     }
     this.#client = nzc.createClient(options.connectString, nzcOptions);
+    // Shuffled as nzc does, so clients of one ensemble spread over its servers.
+    this.#client.connectionManager.servers = shuffled(options.servers);
     this.#tap = new NzcReplyTap(this.#client.connectionManager);
     // Credentials registered before connect() are sent right after every handshake, ahead of
     // anything the connection releases once it sees 'connected'.
@@ -549,6 +554,15 @@ export class NzcHandle {
       });
     });
   }
+}
+
+function shuffled<T>(items: readonly T[]): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
 }
 
 /** nzc's connection states (ConnectionManager's STATES). */

@@ -74,6 +74,8 @@ export interface NzcConnectionManager {
   /** Bound to each new socket's 'connect' event: writes the handshake; the adapter times it. */
   onSocketConnected(): void;
   readonly socket: Socket | undefined;
+  /** The servers nzc tries in turn; the adapter sets them from its own parse. */
+  servers: { host: string; port: number }[];
   /** The connect string's chroot, e.g. '/app', or undefined. */
   readonly chrootPath: string | undefined;
   /** Dispatches notifications to one-shot watchers; the adapter taps `emit`. */

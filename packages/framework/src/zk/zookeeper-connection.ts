@@ -10,6 +10,7 @@ import type { ConnectionEvent } from './connection-event.js';
 import { ConnectionHealthMonitor } from './connection-health-monitor.js';
 import { NzcHandle, type MultiReadOutcome, type NzcHandleEvent } from './nzc-adapter.js';
 import { ReadBatcher } from './read-batcher.js';
+import { parseConnectString, type ServerAddress } from '../paths/connect-string.js';
 import { RequestDeadlines } from './request-deadlines.js';
 import type { NzcWatcher } from './nzc-types.js';
 import { WatchRegistry, type WatchKind } from './watch-registry.js';
@@ -69,6 +70,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
   });
   /** The server answered a multiRead with UNIMPLEMENTED (it is 3.6+): read one at a time. */
   #multiReadUnsupported = false;
+  readonly #servers: readonly ServerAddress[];
   #handle: NzcHandle | undefined;
   #connected = false;
   #closed = false;
@@ -77,6 +79,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
 
   constructor(options: ZooKeeperConnectionOptions) {
     this.#options = options;
+    this.#servers = parseConnectString(options.connectString).servers;
     this.#watches = new WatchRegistry(options.watchBudgetBytes, (error, path) =>
       options.reportUnhandledError(error, `watcher on ${path}`),
     );
@@ -86,7 +89,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     this.#deadlines = new RequestDeadlines(options.requestTimeoutMs);
     this.#health = new ConnectionHealthMonitor({
       sessionTimeoutMs: options.sessionTimeoutMs,
-      serverCount: options.connectString.split('/')[0]!.split(',').length,
+      serverCount: this.#servers.length,
       probe: () => this.#probe(),
       onDead: (reason) => this.#connectionDead(reason),
       onHandshakeStuck: () => this.#handle?.dropConnection(),
@@ -355,6 +358,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
   #openHandle(): void {
     const handle = new NzcHandle({
       connectString: this.#options.connectString,
+      servers: this.#servers,
       sessionTimeoutMs: this.#options.sessionTimeoutMs,
       spinDelayMs: 200,
       authInfo: this.#options.authInfo,

@@ -64,6 +64,8 @@ export async function fakeSetup(options: FakeSetupOptions = {}): Promise<FakeSet
     unhandledErrors: unhandledSubject,
     closedSignal: closed.signal,
     watchBudget: () => ({ budgetBytes: 512 * 1024, usedBytes: 0 }),
+    maxRequestBytes: 1_048_575,
+    chrootBytes: 0,
   };
   const lifecycle = {
     closeCalls: 0,

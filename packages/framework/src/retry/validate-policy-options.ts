@@ -1,0 +1,14 @@
+import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
+import { describeValue } from '../paths/validate-number.js';
+
+/**
+ * A policy constructor called without its options object (`new RetryNTimes()` from
+ * JavaScript) fails here with a message naming what it needs, not with a TypeError from
+ * reading a property of undefined.
+ */
+export function validatePolicyOptions(policy: string, options: unknown, shape: string): void {
+  if (typeof options === 'object' && options !== null) return;
+  throw new InvalidArgumentError(
+    `${policy} needs an options object ${shape}, got ${describeValue(options)}`,
+  );
+}
