@@ -202,7 +202,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     async blockUntilConnected(timeoutMs: number | undefined): Promise<boolean> {
       if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
       if (connection.connected) return true;
-      if (closed.signal.aborted) return false;
+      if (closed.signal.aborted || connection.authFailed) return false;
       return new Promise<boolean>((resolve) => {
         const finish = (value: boolean): void => {
           clearTimeout(timer);
@@ -216,6 +216,8 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
         const subscription = states.changes.subscribe((change) => {
           if (change.state !== ConnectionState.SUSPENDED && change.state !== ConnectionState.LOST) {
             finish(true);
+          } else if (connection.authFailed) {
+            finish(false);
           }
         });
         closed.signal.addEventListener('abort', onClose, { once: true });

@@ -2,6 +2,7 @@ import { codeName, ZooKeeperErrorCode } from './zookeeper-error-code.js';
 import { ZooKeeperError } from './zookeeper-error.js';
 import { describeValue } from '../paths/validate-number.js';
 import {
+  AuthFailedError,
   BadVersionError,
   ConnectionLossError,
   NoAuthError,
@@ -32,6 +33,7 @@ const subclasses: ReadonlyMap<number, new (options: ZooKeeperErrorDetails) => Zo
     [ZooKeeperErrorCode.CONNECTION_LOSS, ConnectionLossError],
     [ZooKeeperErrorCode.SESSION_EXPIRED, SessionExpiredError],
     [ZooKeeperErrorCode.NO_AUTH, NoAuthError],
+    [ZooKeeperErrorCode.AUTH_FAILED, AuthFailedError],
   ]);
 
 /**

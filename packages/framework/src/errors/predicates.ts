@@ -56,6 +56,11 @@ export function isNoAuth(err: unknown): boolean {
   return hasCode(err, 'NO_AUTH');
 }
 
+/** The server rejected the client's credentials (AUTH_FAILED, -115): terminal for the client. */
+export function isAuthFailed(err: unknown): boolean {
+  return hasCode(err, 'AUTH_FAILED');
+}
+
 /** The server's OPERATION_TIMEOUT (-7) or our own per-operation deadline. */
 export function isOperationTimeout(err: unknown): boolean {
   return hasCode(err, 'OPERATION_TIMEOUT');

@@ -87,6 +87,19 @@ export class NoAuthError extends ZooKeeperError {
   }
 }
 
+/**
+ * The server rejected the client's credentials (`authInfo`). Terminal: the client stops
+ * connecting and every operation rejects with it; create a new client with valid credentials.
+ */
+export class AuthFailedError extends ZooKeeperError {
+  /** Always `'AuthFailedError'`, so logs and `err.name` checks tell this error apart. */
+  override name = 'AuthFailedError';
+  declare readonly code: 'AUTH_FAILED';
+  constructor(options: ZooKeeperErrorDetails = {}) {
+    super('AUTH_FAILED', { ...options, zkCode: ZooKeeperErrorCode.AUTH_FAILED });
+  }
+}
+
 /** Options of {@link OperationTimeoutError}. */
 export interface OperationTimeoutErrorOptions extends ZooKeeperErrorDetails {
   /**

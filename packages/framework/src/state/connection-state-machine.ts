@@ -79,6 +79,11 @@ export class ConnectionStateMachine {
         if (this.#state !== ConnectionState.LOST) this.#publish(ConnectionState.LOST, false);
         return;
       case 'authFailed':
+        // Terminal: whatever the session held is gone for good, and nothing reconnects.
+        this.#cancelLostTimer();
+        if (this.#state !== ConnectionState.LOST) {
+          this.#publish(ConnectionState.LOST, false, 'authentication failed');
+        }
         return;
     }
   }

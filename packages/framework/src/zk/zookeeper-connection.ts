@@ -1,5 +1,6 @@
 import { Subject, type Observable } from 'rxjs';
 import {
+  AuthFailedError,
   ClosedError,
   ConnectionLossError,
   SessionExpiredError,
@@ -70,6 +71,8 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
   });
   /** The server answered a multiRead with UNIMPLEMENTED (it is 3.6+): read one at a time. */
   #multiReadUnsupported = false;
+  /** Set once the server rejected our credentials: the connection is over for good. */
+  #authFailure: AuthFailedError | undefined;
   readonly #servers: readonly ServerAddress[];
   #handle: NzcHandle | undefined;
   #connected = false;
@@ -105,6 +108,11 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
 
   get connected(): boolean {
     return this.#connected;
+  }
+
+  /** True once the server rejected our credentials (terminal). */
+  get authFailed(): boolean {
+    return this.#authFailure !== undefined;
   }
 
   get sessionId(): bigint | undefined {
@@ -143,7 +151,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
    * new one. Outstanding watches get SESSION_EXPIRED.
    */
   resetSession(reason: string): void {
-    if (this.#closed) return;
+    if (this.#closed || this.#authFailure) return;
     this.#options.logger.info('starting a new session', { reason });
     this.#handle?.abandon();
     this.#setDisconnected();
@@ -323,6 +331,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
    */
   #connectedHandle(signal: AbortSignal | undefined): Promise<NzcHandle> {
     if (this.#closed) return Promise.reject(new ClosedError());
+    if (this.#authFailure) return Promise.reject(this.#authFailure);
     if (signal?.aborted === true) return Promise.reject(signal.reason as Error);
     if (this.#connected && this.#handle) return Promise.resolve(this.#handle);
     return new Promise<NzcHandle>((resolve, reject) => {
@@ -376,7 +385,8 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     if (handle !== this.#handle || this.#closed) return;
     switch (event) {
       case 'connected':
-        this.#setConnected(handle);
+        if (this.#options.authInfo.length === 0) this.#setConnected(handle);
+        else this.#confirmCredentials(handle);
         return;
       case 'disconnected':
         if (!this.#connected) return;
@@ -389,10 +399,41 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
         this.resetSession('session expired');
         return;
       case 'authFailed':
-        this.#options.logger.error('authentication failed (authInfo rejected by the server)');
-        this.#events.next({ type: 'authFailed' });
+        this.#failAuthentication(handle);
         return;
     }
+  }
+
+  /**
+   * The server answers a connection's requests in order, so the answer to a read sent after
+   * the credentials says they were accepted (a rejection comes first, as AUTH_FAILED). Only
+   * then is the connection up: blockUntilConnected and parked operations never see a
+   * connection whose credentials are about to be refused.
+   */
+  #confirmCredentials(handle: NzcHandle): void {
+    handle.exists('/').then(
+      () => {
+        if (handle === this.#handle && !this.#closed && !this.#authFailure) {
+          this.#setConnected(handle);
+        }
+      },
+      () => undefined, // a dropped connection reconnects; a rejection arrives as 'authFailed'
+    );
+  }
+
+  /** AUTH_FAILED is terminal, as in ZooKeeper's own client: no reconnect, every wait ends. */
+  #failAuthentication(handle: NzcHandle): void {
+    if (this.#authFailure) return;
+    const error = new AuthFailedError({
+      detail: 'the server rejected the credentials (authInfo); create a client with valid ones',
+    });
+    this.#authFailure = error;
+    this.#options.logger.error('authentication failed (authInfo rejected by the server)');
+    this.#health.stop();
+    this.#setDisconnected();
+    handle.abandon();
+    for (const parked of this.#parked.splice(0)) parked.reject(error);
+    this.#events.next({ type: 'authFailed' });
   }
 
   #setConnected(handle: NzcHandle): void {

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
 import { createFramework } from '../../src/create-framework.js';
 import type { FrameworkClient } from '../../src/client/framework-client.js';
-import { isNoAuth } from '../../src/errors/predicates.js';
+import { isAuthFailed, isNoAuth } from '../../src/errors/predicates.js';
 import { ZooKeeperError } from '../../src/errors/zookeeper-error.js';
 import { silentLogger } from '../../src/logging/silent-logger.js';
 import { ConnectionState } from '../../src/state/connection-state.js';
@@ -99,6 +99,34 @@ describe('quota enforcement and auth on reconnect', () => {
       assert.ok(isNoAuth(error), `expected NO_AUTH, got ${String(error)}`);
     } finally {
       await stranger.close();
+    }
+  });
+
+  it('credentials the server rejects (AUTH_FAILED) are terminal: blockUntilConnected false, LOST once, every operation AuthFailedError, no reconnect loop', async () => {
+    const rejected = createFramework({
+      connectString: server.connectString,
+      sessionTimeoutMs: 2_000,
+      authInfo: [{ scheme: 'no-such-scheme', auth: 'x' }],
+      logger: silentLogger,
+    });
+    const seen: ConnectionState[] = [];
+    rejected.on('stateChanged', (state) => seen.push(state));
+    await rejected.start();
+    try {
+      const parked = rejected.exists('/');
+      assert.equal(await rejected.blockUntilConnected({ timeoutMs: timing.ms(10_000) }), false);
+      await assert.rejects(parked, (error) => isAuthFailed(error));
+      await assert.rejects(rejected.getChildren('/'), (error) => isAuthFailed(error));
+      await waitFor(() => seen.includes(ConnectionState.LOST), {
+        timeoutMs: timing.ms(5_000),
+        message: 'LOST published',
+      });
+      // Two session timeouts later nothing has cycled: no CONNECTED, no new session.
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      assert.deepEqual(seen, [ConnectionState.LOST]);
+      assert.equal(rejected.isConnected, false);
+    } finally {
+      await rejected.close();
     }
   });
 });
