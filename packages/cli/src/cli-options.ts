@@ -5,7 +5,7 @@ import { validatePath } from '@zkrecipes/framework';
 import { CliError, ExitCode } from './exit-code.js';
 
 /** The commands `zkrecipes` knows. */
-export const COMMANDS = ['inspect', 'watch', 'help'] as const;
+export const COMMANDS = ['inspect', 'watch', 'help', 'version'] as const;
 /** One of {@link COMMANDS}. */
 export type Command = (typeof COMMANDS)[number];
 
@@ -22,7 +22,7 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
 export interface CliOptions {
   /** The command to run. */
   readonly command: Command;
-  /** The znode path (not for `help`). */
+  /** The znode path (not for `help` and `version`). */
   readonly path: string;
   /** `host:port[,host:port...][/chroot]`. */
   readonly connect: string;
@@ -44,6 +44,7 @@ Commands:
                    leader election, queue, double barrier, group) or list its children
   watch <path>     the same view, printed again whenever it changes, until Ctrl-C
   help             this text
+  version          the version of zkrecipes
 
 Options:
   -c, --connect <hosts>   host:port[,host:port...][/chroot]
@@ -53,6 +54,7 @@ Options:
       --strict            exit 1 when no recipe layout is recognised
       --timeout <ms>      connection timeout (default ${DEFAULT_CONNECT_TIMEOUT_MS})
   -h, --help              this text
+  -v, --version           the version of zkrecipes
 
 Exit codes: 0 ok, 1 path not found (or unrecognised with --strict),
             2 usage error, 3 ensemble unreachable or session lost`;
@@ -79,6 +81,7 @@ export function parseCliArgs(
         strict: { type: 'boolean', default: false },
         timeout: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', short: 'v', default: false },
       },
     });
   } catch (error) {
@@ -93,10 +96,11 @@ export function parseCliArgs(
     strict: values.strict,
     timeoutMs: parseTimeout(values.timeout),
   };
-  if (commandName === undefined && !values.help) throw usageError('no command given');
-  if (values.help || commandName === undefined || commandName === 'help') {
-    return { command: 'help', path: '/', ...common };
+  if (values.help || commandName === 'help') return { command: 'help', path: '/', ...common };
+  if (values.version || commandName === 'version') {
+    return { command: 'version', path: '/', ...common };
   }
+  if (commandName === undefined) throw usageError('no command given');
   if (!(COMMANDS as readonly string[]).includes(commandName)) {
     throw usageError(`unknown command '${commandName}'`);
   }

@@ -3,6 +3,7 @@
 import { isConnectionLoss, isOperationTimeout, isSessionExpired } from '@zkrecipes/framework';
 import type { CliIo } from './cli-io.js';
 import { parseCliArgs, USAGE, type CliOptions } from './cli-options.js';
+import { cliVersion } from './cli-version.js';
 import { hostsOf } from './connect.js';
 import { CliError, ExitCode } from './exit-code.js';
 import { inspectCommand } from './inspect-command.js';
@@ -40,6 +41,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     switch (options.command) {
       case 'help':
         io.stdout(`${USAGE}\n`);
+        return ExitCode.OK;
+      case 'version':
+        io.stdout(`${cliVersion()}\n`);
         return ExitCode.OK;
       case 'inspect':
         return await inspectCommand(options, io);

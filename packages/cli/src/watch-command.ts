@@ -4,7 +4,6 @@
 // re-read, so what is printed is always a consistent decode, never a patched one.
 import { NodeCache, PathChildrenCache, StartMode } from '@zkrecipes/caches';
 import { joinPath, type FrameworkClient } from '@zkrecipes/framework';
-import { merge, type Observable, type Subscription } from 'rxjs';
 import type { CliIo } from './cli-io.js';
 import type { CliOptions } from './cli-options.js';
 import { connect } from './connect.js';
@@ -16,37 +15,44 @@ import { inspectPath } from './inspect-path.js';
 export const WATCH_DEBOUNCE_MS = 100;
 const CLEAR_SCREEN = '\u001b[2J\u001b[H';
 
-interface Watched {
-  readonly changes: Observable<unknown>;
-  readonly close: () => Promise<void>;
-}
-
-async function watchNodes(client: FrameworkClient, paths: readonly string[]): Promise<Watched> {
+/**
+ * Starts the caches and calls `onChange` for every change they report after their initial
+ * read. Their listeners, not their streams: NodeCache's stream replays its current value to
+ * each subscriber, which is the initial view again, not a change. Resolves the function that
+ * closes them.
+ */
+async function watchNodes(
+  client: FrameworkClient,
+  paths: readonly string[],
+  onChange: () => void,
+): Promise<() => Promise<void>> {
   const caches: (PathChildrenCache | NodeCache)[] = [];
-  const streams: Observable<unknown>[] = [];
-  for (const path of paths) {
-    const children = new PathChildrenCache(client, path, { cacheData: false });
-    caches.push(children);
-    streams.push(children.events);
-    await children.start(StartMode.BUILD_INITIAL_CACHE);
-  }
-  const node = new NodeCache(client, paths[0]!);
-  caches.push(node);
-  streams.push(node.changes);
-  await node.start({ buildInitial: true });
-  return {
-    changes: merge(...streams),
-    close: async () => {
-      await Promise.all(caches.map((cache) => cache.close()));
-    },
+  const close = async (): Promise<void> => {
+    await Promise.all(caches.map((cache) => cache.close()));
   };
+  try {
+    for (const path of paths) {
+      const children = new PathChildrenCache(client, path, { cacheData: false });
+      caches.push(children);
+      children.on('childEvent', onChange);
+      await children.start(StartMode.BUILD_INITIAL_CACHE);
+    }
+    const node = new NodeCache(client, paths[0]!);
+    caches.push(node);
+    node.on('nodeChanged', onChange);
+    await node.start({ buildInitial: true });
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return close;
 }
 
 /** Runs `watch` until `io.signal` aborts; resolves the exit code. */
 export async function watchCommand(options: CliOptions, io: CliIo): Promise<ExitCode> {
   const client = await connect(options);
-  let watched: Watched | undefined;
-  let subscription: Subscription | undefined;
+  let closeCaches: (() => Promise<void>) | undefined;
+  let timer: NodeJS.Timeout | undefined;
   try {
     const first = await inspectPath(client, options.path);
     // A semaphore's state lives one level down; every other layout in the path's children.
@@ -54,7 +60,6 @@ export async function watchCommand(options: CliOptions, io: CliIo): Promise<Exit
       first.kind === 'semaphore'
         ? [options.path, joinPath(options.path, 'leases'), joinPath(options.path, 'locks')]
         : [options.path];
-    watched = await watchNodes(client, paths);
     const show = async (): Promise<void> => {
       try {
         const inspection = await inspectPath(client, options.path);
@@ -70,17 +75,21 @@ export async function watchCommand(options: CliOptions, io: CliIo): Promise<Exit
         else io.stdout(`${error.message}\n`);
       }
     };
-    let timer: NodeJS.Timeout | undefined;
-    let running: Promise<void> = show();
-    await running;
-    subscription = watched.changes.subscribe(() => {
+    // Views are printed one at a time, in order; a burst of changes gives one view.
+    let running: Promise<void> = Promise.resolve();
+    const onChange = (): void => {
       clearTimeout(timer);
       timer = setTimeout(() => {
         running = running.then(show).catch((error: unknown) => {
           io.stderr(`zkrecipes: ${error instanceof Error ? error.message : String(error)}\n`);
         });
       }, WATCH_DEBOUNCE_MS);
-    });
+    };
+    closeCaches = await watchNodes(client, paths, onChange);
+    // The initial view, read after the caches are watching: a change from here on is printed
+    // again, one before is already in it.
+    running = show();
+    await running;
     await new Promise<void>((resolve) => {
       if (io.signal === undefined || io.signal.aborted) resolve();
       else io.signal.addEventListener('abort', () => resolve(), { once: true });
@@ -89,8 +98,8 @@ export async function watchCommand(options: CliOptions, io: CliIo): Promise<Exit
     await running;
     return ExitCode.OK;
   } finally {
-    subscription?.unsubscribe();
-    await watched?.close();
+    clearTimeout(timer);
+    await closeCaches?.();
     await client.close();
   }
 }

@@ -10,8 +10,8 @@ import {
 } from '@zkrecipes/framework';
 import { timing, type TestingServer } from '@zkrecipes/testing';
 
-/** dist/test/helpers.js -> dist/src/main.js: the binary exactly as npm links it. */
-export const CLI_MAIN = new URL('../src/main.js', import.meta.url).pathname;
+/** dist/test/helpers.js -> bin/zkrecipes.js: the binary exactly as npm links it. */
+export const CLI_MAIN = new URL('../../bin/zkrecipes.js', import.meta.url).pathname;
 
 /** What a finished CLI run left. */
 export interface CliRun {
@@ -21,7 +21,7 @@ export interface CliRun {
   readonly elapsedMs: number;
 }
 
-/** Runs `node dist/src/main.js ...args` to completion (killed after `timeoutMs`, scaled). */
+/** Runs `node bin/zkrecipes.js ...args` to completion (killed after `timeoutMs`, scaled). */
 export function runCli(
   args: readonly string[],
   options: { env?: Record<string, string>; timeoutMs?: number } = {},

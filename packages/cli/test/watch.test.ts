@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FrameworkClient } from '@zkrecipes/framework';
 import { GroupMember } from '@zkrecipes/group';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
-import { closeAll, connectedClient, startCli } from './helpers.js';
+import { closeAll, connectedClient, inspectJson, startCli } from './helpers.js';
 
 interface GroupView {
   kind: string;
@@ -55,5 +55,36 @@ describe('zkrecipes watch', () => {
       assert.equal(code, 0);
     }
     await one.close();
+  });
+
+  it('prints the initial view once: it matches inspect and nothing follows until a change', async () => {
+    const path = uniquePath('cli-watch-once');
+    const member = new GroupMember(client, path, 'worker-1', Buffer.from('a'));
+    await member.start();
+    await waitFor(async () => (await client.getChildren(path).catch(() => [])).length === 1);
+
+    const { child, lines } = startCli(['watch', path, '--json', '-c', server.connectString]);
+    // Everything but the clock: when it was read and how old each node was then.
+    const withoutTime = (view: GroupView & { inspectedAt?: string }): unknown => ({
+      ...view,
+      inspectedAt: undefined,
+      members: view.members.map((member) => ({ ...member, ageMs: undefined })),
+    });
+    try {
+      await waitFor(() => lines.length >= 1, { message: 'first view' });
+      // A second CLI process takes far longer than watch's 100 ms debounce, so a repeated
+      // first view would be on stdout by the time this returns.
+      const inspected = await inspectJson(server, path);
+      assert.deepEqual(
+        lines.map((line) => withoutTime(JSON.parse(line) as GroupView)),
+        [withoutTime(inspected as unknown as GroupView)],
+      );
+    } finally {
+      const exited = once(child, 'exit');
+      child.kill('SIGINT');
+      const [code] = (await exited) as [number | null];
+      assert.equal(code, 0);
+    }
+    await member.close();
   });
 });

@@ -29,8 +29,8 @@ function curatorClasspath(): string {
   const missing = jars.filter((jar) => !existsSync(jar));
   if (missing.length > 0) {
     throw new Error(
-      `Curator jars not found (${missing.join(', ')}): run ` +
-        '`apt-get update && apt-get install -y libcurator-recipes-java` (or `npm run setup`)',
+      `Curator jars not found (${missing.join(', ')}). On Debian or Ubuntu: ` +
+        '`apt-get update && apt-get install -y libcurator-recipes-java`.',
     );
   }
   return jars.join(':');

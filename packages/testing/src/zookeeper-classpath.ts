@@ -1,6 +1,7 @@
 // The harness runs the ZooKeeper server Debian ships (`apt-get install zookeeper`), not a
-// download: the jars sit in /usr/share/java. When they or java are missing, the error says
-// which command fixes it, because that is the first thing a new contributor will hit.
+// download: the jars sit in /usr/share/java. When they or java are missing, the error says how
+// to get them on the user's machine (a Debian package, or an Apache ZooKeeper download named by
+// ZOOKEEPER_CLASSPATH), because that is the first thing a new user will hit.
 import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
@@ -41,8 +42,8 @@ export interface ZooKeeperClasspathOptions {
 }
 
 /**
- * The classpath for ZooKeeper's server. Throws an Error naming the missing jars and the
- * command that installs them.
+ * The classpath for ZooKeeper's server. Throws an Error naming the missing jars, the Debian
+ * package that installs them and the ZOOKEEPER_CLASSPATH alternative.
  */
 export function zookeeperClasspath(options: ZooKeeperClasspathOptions = {}): string {
   const { jarDir, env = process.env } = options;
@@ -53,9 +54,10 @@ export function zookeeperClasspath(options: ZooKeeperClasspathOptions = {}): str
   const missing = ZOOKEEPER_JARS.filter((_, i) => !existsSync(jars[i] ?? ''));
   if (missing.length > 0) {
     throw new Error(
-      `ZooKeeper jars not found in ${dir} (missing: ${missing.join(', ')}): run ` +
-        '`apt-get update && apt-get install -y zookeeper` (or `npm run setup`), ' +
-        `or set ${ZOOKEEPER_CLASSPATH_ENV}`,
+      `ZooKeeper jars not found in ${dir} (missing: ${missing.join(', ')}). ` +
+        'On Debian or Ubuntu: `apt-get update && apt-get install -y zookeeper`. ' +
+        'Elsewhere: download and unpack Apache ZooKeeper 3.8 (apache-zookeeper-3.8.x-bin.tar.gz) ' +
+        `and set ${ZOOKEEPER_CLASSPATH_ENV}='<its directory>/lib/*'.`,
     );
   }
   return jars.join(':');
@@ -81,7 +83,8 @@ export function findJava(options: FindJavaOptions = {}): string {
     }
   }
   throw new Error(
-    'java not found on PATH: ZooKeeper needs a Java runtime; run ' +
-      '`apt-get update && apt-get install -y default-jre-headless` (or `npm run setup`)',
+    'java not found on PATH: ZooKeeper needs a Java runtime. On Debian or Ubuntu: ' +
+      '`apt-get update && apt-get install -y default-jre-headless`; elsewhere install a JDK or ' +
+      'JRE and put its bin directory on PATH.',
   );
 }

@@ -1,0 +1,50 @@
+// `npm pack` of every public package of this repository, as a release would pack them: with
+// their prepack build, into one directory of tarballs.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TempProject } from './temp-project.js';
+
+/** The repository's root directory (this file is test/dist/test/packaging/*.js). */
+export const REPO_ROOT = new URL('../../../../', import.meta.url).pathname;
+
+/** A package's manifest, the parts these tests read. */
+export interface Manifest {
+  readonly name: string;
+  readonly version: string;
+  readonly private?: boolean;
+  readonly type?: string;
+  readonly bin?: Readonly<Record<string, string>>;
+  readonly exports?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  readonly dependencies?: Readonly<Record<string, string>>;
+  readonly peerDependencies?: Readonly<Record<string, string>>;
+}
+
+/** Reads a package.json. */
+export function readManifest(path: string): Manifest {
+  return JSON.parse(readFileSync(path, 'utf8')) as Manifest;
+}
+
+/** The workspace folders under packages/ that npm would publish (not private). */
+export function publicPackageDirs(): string[] {
+  return readdirSync(join(REPO_ROOT, 'packages'))
+    .map((name) => join('packages', name))
+    .filter((dir) => readManifest(join(REPO_ROOT, dir, 'package.json')).private !== true)
+    .sort();
+}
+
+/**
+ * Packs every public package into `project.dir` (its prepack script builds it first) and
+ * resolves package name -> tarball path.
+ */
+export async function packPackages(project: TempProject): Promise<Map<string, string>> {
+  const workspaces = publicPackageDirs().flatMap((dir) => ['--workspace', join(REPO_ROOT, dir)]);
+  const { stdout, output } = await project.must(
+    'npm',
+    ['pack', '--json', '--pack-destination', project.dir, '--prefix', REPO_ROOT, ...workspaces],
+    120_000,
+  );
+  const packed = JSON.parse(stdout) as { name: string; filename: string }[];
+  assert.equal(packed.length, workspaces.length / 2, output);
+  return new Map(packed.map(({ name, filename }) => [name, join(project.dir, filename)]));
+}

@@ -1,0 +1,55 @@
+// What would make an unpacked package fail a user who installs it on its own: files that its
+// package.json or its source maps name but that are not in it, a missing LICENSE, README links
+// that only work inside the repository, exact pins on sibling packages.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { readManifest } from './pack-packages.js';
+
+/** Every path below `dir`, relative to it. */
+function filesUnder(dir: string, prefix = ''): string[] {
+  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((entry) => {
+    const path = join(prefix, entry.name);
+    return entry.isDirectory() ? filesUnder(dir, path) : [path];
+  });
+}
+
+/**
+ * What is wrong with the package unpacked at `root` (empty when nothing is); `license` is the
+ * text its LICENSE must have.
+ */
+export function packageProblems(root: string, license: string): string[] {
+  const manifest = readManifest(join(root, 'package.json'));
+  const files = filesUnder(root);
+  const problems: string[] = [];
+  if (
+    !existsSync(join(root, 'LICENSE')) ||
+    readFileSync(join(root, 'LICENSE'), 'utf8') !== license
+  ) {
+    problems.push("no LICENSE, or not the repository's");
+  }
+  const targets = [
+    ...Object.values(manifest.exports ?? {}).flatMap((conditions) => Object.values(conditions)),
+    ...Object.values(manifest.bin ?? {}),
+  ];
+  for (const target of targets) {
+    if (!existsSync(join(root, target))) problems.push(`${target} (exports/bin) is missing`);
+  }
+  for (const map of files.filter((file) => file.endsWith('.map'))) {
+    const { sources } = JSON.parse(readFileSync(join(root, map), 'utf8')) as { sources: string[] };
+    for (const source of sources) {
+      if (!existsSync(join(root, dirname(map), source))) problems.push(`${map} -> ${source}`);
+    }
+  }
+  if (files.some((file) => file.startsWith('dist/test/'))) problems.push('ships dist/test');
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  for (const [, link] of readme.matchAll(/\]\(([^)]+)\)/g)) {
+    if (!/^(https:|#)/.test(link!)) problems.push(`README link ${link} breaks on the registry`);
+  }
+  const siblings = { ...manifest.dependencies, ...manifest.peerDependencies };
+  for (const [name, range] of Object.entries(siblings)) {
+    if (name.startsWith('@zkrecipes/') && !range.startsWith('^')) {
+      problems.push(`${name} pinned to ${range}`);
+    }
+  }
+  return problems;
+}
