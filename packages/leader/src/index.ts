@@ -11,6 +11,7 @@ export type {
   LeaderLatchCloseOptions,
   LeaderLatchOptions,
 } from './leader-latch.js';
+export type { Leadership } from './leadership.js';
 export { LeaderState } from './leader-state.js';
 export type { LeaderError, LeadershipEvent, LeadershipListener } from './leadership-state.js';
 export { DEFAULT_PARTICIPANT_READ_CONCURRENCY, LATCH_NODE_NAME } from './participant.js';
