@@ -8,30 +8,11 @@ import {
   RearmableWatch,
   type CreateMode,
   type FrameworkClient,
-  type Logger,
   type Stat,
   type WatchAttempt,
   type WatchedEvent,
 } from '@zkrecipes/framework';
-
-/** What the keeper is told by its owner (PersistentNode). */
-export interface NodeKeeperOptions {
-  readonly basePath: string;
-  readonly mode: CreateMode;
-  /** The path of a non-sequential node (with our protection prefix when protected). */
-  readonly plainPath: string;
-  readonly protection: boolean;
-  readonly createParents: boolean;
-  readonly data: Buffer;
-  /** The owner's close: every request of the keeper carries it, so none outlives the close. */
-  readonly signal: AbortSignal;
-  readonly logger: Logger;
-  /** The node was created by us (not adopted): Curator's nodeCreated. */
-  readonly onCreated: (path: string) => void;
-  /** The first create or adoption is done (what waitForInitialCreate waits for). */
-  readonly onReady: () => void;
-  readonly report: (error: unknown, context: string) => void;
-}
+import type { NodeKeeperOptions } from './node-keeper-options.js';
 
 type StepOutcome = 'done' | 'again';
 
@@ -129,11 +110,9 @@ export class NodeKeeper {
   }
 
   /**
-   * Ends the loop and returns the path to delete: our node, or the known path of a create
-   * still out (the owner's close aborts it, but it may have reached the server already; the
-   * delete is sent after it). A step in flight is not waited for: its requests end with the
-   * owner's signal, and a node whose create reply still comes is deleted in the background
-   * (Curator's closed-state callback does the same). Call it before aborting that signal.
+   * Ends the loop; call it before aborting the owner's signal. Returns the path to delete: our
+   * node, or that of a create still out (it may have reached the server; the delete is sent
+   * after it). A node whose create reply still comes is deleted then (as Curator does).
    */
   stop(): string | undefined {
     this.#stopped = true;

@@ -1,7 +1,7 @@
 // Argument checks shared by both recipes: bad input fails at once with an InvalidArgumentError
 // that says what was wrong, before anything is sent.
 import { InvalidArgumentError } from '@zkrecipes/framework';
-import type { LeaderSelectorListener, TakeLeadership } from './leader-selector.js';
+import type { LeaderSelectorListener, TakeLeadership } from './leader-selector-options.js';
 
 function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);

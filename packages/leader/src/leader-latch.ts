@@ -23,6 +23,11 @@ import {
   checkOptionsObject,
   checkSignal,
 } from './check-options.js';
+import type {
+  LeaderLatchAwaitOptions,
+  LeaderLatchCloseOptions,
+  LeaderLatchOptions,
+} from './leader-latch-options.js';
 import { LeaderState } from './leader-state.js';
 import {
   LeadershipState,
@@ -43,36 +48,6 @@ import { waitForLeadership } from './wait-for-leadership.js';
 
 const MARKERS = [LATCH_NODE_NAME] as const;
 const MAX_RETRY_DELAY_MS = 5000;
-
-/** Options of {@link LeaderLatch}. */
-export interface LeaderLatchOptions {
-  /** This participant's id, stored as its node's data (UTF-8). Default: ''. */
-  readonly id?: string | undefined;
-  /**
-   * Whether `close()` without options calls the notLeader listeners when it ends leadership
-   * (Curator's `CloseMode.NOTIFY_LEADER`). Default: false (Curator's `SILENT`).
-   */
-  readonly notifyLeaderOnClose?: boolean | undefined;
-  /** Participant reads in flight at once in `getParticipants()`. Default: 16. */
-  readonly concurrency?: number | undefined;
-}
-
-/** Options of {@link LeaderLatch.close}. */
-export interface LeaderLatchCloseOptions {
-  /** Call the notLeader listeners if this closes a leadership. Default: the constructor's. */
-  readonly notifyLeader?: boolean | undefined;
-}
-
-/** Options of {@link LeaderLatch.await}. */
-export interface LeaderLatchAwaitOptions {
-  /**
-   * Resolve false after this long, whatever the connection does meanwhile. Default: wait until
-   * leader (or closed); 0 does not wait.
-   */
-  readonly timeoutMs?: number | undefined;
-  /** Aborting rejects with `signal.reason`. Default: none. */
-  readonly signal?: AbortSignal | undefined;
-}
 
 type Work = 'check' | 'reset';
 
@@ -159,9 +134,8 @@ export class LeaderLatch {
 
   /**
    * Until when (a `performance.now()` instant) this latch's leadership is known to be sound:
-   * the client's `validUntilMs` while it leads (leadership ends on every error-policy state, so
-   * a loss since it was gained has already ended it), else -Infinity. Needs no timer: right
-   * after an event-loop stall it already lies in the past if the session may be gone.
+   * the client's `validUntilMs` while it leads (every error-policy state ends leadership, so
+   * none came since it was gained), else -Infinity. Right even after an event-loop stall.
    */
   get validUntil(): number {
     return this.hasLeadership ? this.#client.validUntilMs : -Infinity;
@@ -251,12 +225,10 @@ export class LeaderLatch {
   }
 
   /**
-   * Leaves the election: leadership ends, listeners are removed, watches silenced, and every
-   * request of the latch stops at once. Our node is deleted: while connected, close() resolves
-   * once the server confirms it; otherwise (an outage, before the first connection) the delete
-   * goes to the client's guaranteed deletes, sent when the connection returns (and the
-   * ephemeral node ends with its session anyway), and close() resolves at once. A leader's
-   * notLeader listeners are called only with `notifyLeader`. Twice is a no-op.
+   * Leaves the election: leadership ends, listeners go, every request of the latch stops, and
+   * our node is deleted: close() waits for the server only while connected; otherwise the
+   * delete goes to the client's guaranteed deletes (the node also ends with its session). A
+   * leader's notLeader listeners are called only with `notifyLeader`. Twice is a no-op.
    */
   async close(options: LeaderLatchCloseOptions = {}): Promise<void> {
     checkOptionsObject(options);
