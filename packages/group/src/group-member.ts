@@ -173,18 +173,22 @@ export class GroupMember {
 
   /**
    * Leaves the group (deletes this member's node) and stops watching it; completes the
-   * stream. Twice is a no-op.
+   * stream. Resolves once the server confirms the delete while the client is connected, at
+   * once otherwise: the delete is then left to the client's guaranteed deletes (sent when the
+   * connection returns) and to the end of the session, as for {@link PersistentNode.close}.
+   * Twice is a no-op.
    */
   async close(): Promise<void> {
     if (this.#state === RecipeState.CLOSED) return;
     this.#state = RecipeState.CLOSED;
     this.#dispatcher.close();
-    // The watch's removal and the node's delete go out together; the delete is what others see.
-    const closingView = this.#view.close().catch((error: unknown) => {
+    // The watch's removal goes out just before the node's delete, so the delete's answer comes
+    // after the removal's: waiting for the one is waiting for both. In an outage the removal
+    // is not waited for (the server's watch goes with its connection).
+    this.#view.close().catch((error: unknown) => {
       this.#dispatcher.report(error, 'removing the group watch');
     });
     await this.#node.close();
-    await closingView;
   }
 
   /** Calls `close()`, so `await using` releases this at the end of the block. */

@@ -1,5 +1,6 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import {
+  ClosedError,
   ConnectionState,
   isNoNode,
   joinPath,
@@ -45,6 +46,8 @@ export class GroupView {
   #addingWatch: Promise<void> | undefined;
   #unsubscribeState: (() => void) | undefined;
   #closed = false;
+  /** Aborted by close(): every request of the view stops waiting for a connection or a retry. */
+  readonly #closer = new AbortController();
 
   constructor(client: FrameworkClient, groupPath: string, options: GroupViewOptions) {
     this.#client = client;
@@ -66,13 +69,19 @@ export class GroupView {
     await this.#load();
   }
 
-  /** Stops the watch (removed on the server when no one else on this client uses it). */
+  /**
+   * Stops at once: no more events, reads or listings; requests still out reject. Resolves once
+   * the server has removed the watch (when no one else on this client uses it). While the
+   * connection is down that waits for it; the caller need not wait for it, since the server's
+   * watch goes with its connection and the client does not add it again.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.#unsubscribeState?.();
     this.#limit.clearQueue();
-    await this.#addingWatch?.catch(() => undefined);
+    // A watch still being added is removed by #addWatch once it is there.
+    this.#closer.abort(new ClosedError({ path: this.#groupPath, detail: 'GroupMember closed' }));
     await this.#watch?.remove();
   }
 
@@ -86,7 +95,9 @@ export class GroupView {
   }
 
   async #addWatch(): Promise<void> {
-    const watch = await this.#client.addWatch(this.#groupPath, (event) => this.#onEvent(event));
+    const watch = await this.#client.addWatch(this.#groupPath, (event) => this.#onEvent(event), {
+      signal: this.#closer.signal,
+    });
     if (this.#closed) await watch.remove();
     else this.#watch = watch;
   }
@@ -119,7 +130,7 @@ export class GroupView {
     let children: string[];
     this.#listings += 1;
     try {
-      children = await this.#client.getChildren(this.#groupPath);
+      children = await this.#client.getChildren(this.#groupPath, { signal: this.#closer.signal });
     } catch (error) {
       if (!isNoNode(error)) throw error;
       children = [];
@@ -154,7 +165,7 @@ export class GroupView {
       this.#forgetSettledTickets();
       return current && !this.#closed;
     };
-    this.#limit(() => this.#client.getData(path)).then(
+    this.#limit(() => this.#client.getData(path, { signal: this.#closer.signal })).then(
       ({ data }) => {
         if (!latest()) return;
         const known = this.#members.get(id);

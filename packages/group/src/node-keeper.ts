@@ -1,4 +1,5 @@
 import {
+  deleteOwnNode,
   isBadVersion,
   isNoNode,
   isNodeExists,
@@ -7,29 +8,11 @@ import {
   RearmableWatch,
   type CreateMode,
   type FrameworkClient,
-  type Logger,
   type Stat,
   type WatchAttempt,
   type WatchedEvent,
 } from '@zkrecipes/framework';
-
-/** What the keeper is told by its owner (PersistentNode). */
-export interface NodeKeeperOptions {
-  readonly basePath: string;
-  readonly mode: CreateMode;
-  /** The path of a non-sequential node (with our protection prefix when protected). */
-  readonly plainPath: string;
-  readonly protection: boolean;
-  readonly createParents: boolean;
-  readonly data: Buffer;
-  readonly signal: AbortSignal;
-  readonly logger: Logger;
-  /** The node was created by us (not adopted): Curator's nodeCreated. */
-  readonly onCreated: (path: string) => void;
-  /** The first create or adoption is done (what waitForInitialCreate waits for). */
-  readonly onReady: () => void;
-  readonly report: (error: unknown, context: string) => void;
-}
+import type { NodeKeeperOptions } from './node-keeper-options.js';
 
 type StepOutcome = 'done' | 'again';
 
@@ -81,6 +64,8 @@ export class NodeKeeper {
   #failures = 0;
   #retryTimer: NodeJS.Timeout | undefined;
   #stopped = false;
+  /** The known path a create (or replacing multi) is out for: it may exist once aborted. */
+  #creating: string | undefined;
 
   constructor(client: FrameworkClient, options: NodeKeeperOptions) {
     this.#client = client;
@@ -125,14 +110,17 @@ export class NodeKeeper {
   }
 
   /**
-   * Ends the loop and returns the path to delete, if ours. A step in flight is not waited for
-   * (it may be parked until a reconnect): a node it creates after this is deleted in the
-   * background when its reply comes (Curator's closed-state callback does the same).
+   * Ends the loop; call it before aborting the owner's signal. Returns the path to delete: our
+   * node, or that of a create still out (it may have reached the server; the delete is sent
+   * after it). A node whose create reply still comes is deleted then (as Curator does).
    */
   stop(): string | undefined {
     this.#stopped = true;
     clearTimeout(this.#retryTimer);
-    return this.#owned ? this.#actualPath : undefined;
+    if (this.#owned) return this.#actualPath;
+    // Not while another live session holds that name: the node is theirs, not ours to delete.
+    const foreign = this.#actualPath !== undefined && this.#actualPath === this.#creating;
+    return foreign ? undefined : this.#creating;
   }
 
   rejectWaiters(error: unknown): void {
@@ -189,7 +177,15 @@ export class NodeKeeper {
   async #createFirst(): Promise<StepOutcome> {
     const { basePath, mode, protection, createParents } = this.#options;
     const { data, gen } = this.#snapshot();
-    const path = await this.#client.create(basePath, { mode, data, protection, createParents });
+    // Its name is unknown until the reply: with protection the client removes a node whose
+    // create was cut off; without, a lost reply may leave one behind, as in Curator.
+    const path = await this.#client.create(basePath, {
+      mode,
+      data,
+      protection,
+      createParents,
+      signal: this.#options.signal,
+    });
     this.#created(path, gen, this.#client.sessionId);
     // The name is known from now on; watch it (and re-create under it if already gone).
     return this.#maintain(path);
@@ -200,15 +196,18 @@ export class NodeKeeper {
     const { data, gen } = this.#snapshot();
     const session = this.#client.sessionId;
     const token = this.#nodeWatch.next();
+    const { signal } = this.#options;
+    this.#creating = path;
     const [created, read] = await Promise.allSettled([
       this.#client.create(path, {
         mode: fixedMode(this.#options.mode),
         data,
         createParents: this.#options.createParents,
+        signal,
       }),
       // Armed already (a reconnect in the same session): read without a second watcher.
-      token === undefined ? this.#client.getData(path) : this.#watchRead(path, token),
-    ]);
+      token === undefined ? this.#client.getData(path, { signal }) : this.#watchRead(path, token),
+    ]).finally(() => (this.#creating = undefined));
     if (created.status === 'fulfilled') {
       this.#created(path, gen, session);
       return this.#readOutcome(read);
@@ -250,7 +249,10 @@ export class NodeKeeper {
     const { data, gen } = this.#snapshot();
     if (!current.equals(data)) {
       try {
-        await this.#client.setData(path, data, { version: stat.version });
+        await this.#client.setData(path, data, {
+          version: stat.version,
+          signal: this.#options.signal,
+        });
       } catch (error) {
         // Deleted or rewritten since our read (e.g. an earlier object with this name, closed
         // while its create was in flight, deletes the node it then finds): look again.
@@ -269,13 +271,17 @@ export class NodeKeeper {
     const { data, gen } = this.#snapshot();
     const session = this.#client.sessionId;
     const token = this.#nodeWatch.next(true);
+    this.#creating = path;
     const [replaced, read] = await Promise.allSettled([
-      this.#client.transaction([
-        op.delete(path, { version: stat.version }),
-        op.create(path, { data, mode: fixedMode(this.#options.mode) }),
-      ]),
+      this.#client.transaction(
+        [
+          op.delete(path, { version: stat.version }),
+          op.create(path, { data, mode: fixedMode(this.#options.mode) }),
+        ],
+        { signal: this.#options.signal },
+      ),
       this.#watchRead(path, token),
-    ]);
+    ]).finally(() => (this.#creating = undefined));
     if (replaced.status === 'rejected') {
       // The node changed under us (deleted, rewritten): look again.
       if (isRetryable(replaced.reason)) throw replaced.reason;
@@ -294,7 +300,8 @@ export class NodeKeeper {
   async #maintain(path: string): Promise<StepOutcome> {
     if (!this.#owned) return 'done'; // waiting for the other session's node to go
     const { data, gen } = this.#snapshot();
-    const write = this.#writtenGen < gen ? this.#client.setData(path, data) : undefined;
+    const { signal } = this.#options;
+    const write = this.#writtenGen < gen ? this.#client.setData(path, data, { signal }) : undefined;
     const token = this.#nodeWatch.next();
     const [written, read] = await Promise.allSettled([write, this.#watchRead(path, token)]);
     if (written.status === 'rejected') {
@@ -339,7 +346,7 @@ export class NodeKeeper {
 
   #created(path: string, gen: number, session: bigint | undefined): void {
     if (this.#stopped) {
-      this.#client.delete(path, { guaranteed: true, quietly: true }).catch((error: unknown) => {
+      deleteOwnNode(this.#client, path).catch((error: unknown) => {
         this.#options.logger.warn('could not delete a node created after close', {
           node: path,
           error,

@@ -7,6 +7,7 @@ import {
   ClosedError,
   ConnectionState,
   CreateMode,
+  deleteOwnNode,
   describeValue,
   EventDispatcher,
   type FrameworkClient,
@@ -14,6 +15,7 @@ import {
   isClosed,
   type Logger,
   protectedNodeName,
+  validateData,
   validatePath,
   validateTimeoutMs,
 } from '@zkrecipes/framework';
@@ -84,7 +86,7 @@ export class PersistentNode {
     if (!Object.values(CreateMode).includes(mode)) {
       throw new InvalidArgumentError(`unknown create mode ${describeValue(mode)}`, { path });
     }
-    checkData(data);
+    checkData(data, path);
     checkOptionsObject(options);
     const protection = booleanOption('protection', options.protection, false);
     const createParents = booleanOption('createParents', options.createParents, true);
@@ -206,38 +208,39 @@ export class PersistentNode {
    * Sets the data the node is kept with and writes it. Resolves once the server holds it,
    * which may be after a reconnect or a re-creation (the data survives both); rejects with
    * ClosedError if closed first. Before start() it only sets the data of the first create.
+   * Data that is not bytes or over `MAX_NODE_DATA_BYTES` rejects with InvalidArgumentError
+   * before anything changes.
    */
-  setData(data: Uint8Array): Promise<void> {
-    checkData(data);
-    if (this.#state === RecipeState.CLOSED) {
-      return Promise.reject(new ClosedError({ path: this.#basePath }));
-    }
+  async setData(data: Uint8Array): Promise<void> {
+    checkData(data, this.#basePath);
+    if (this.#state === RecipeState.CLOSED) throw new ClosedError({ path: this.#basePath });
     return this.#keeper.setData(Buffer.from(data), this.#state === RecipeState.STARTED);
   }
 
   /**
-   * Stops keeping the node and deletes it: one round trip. The delete is guaranteed (one that
-   * fails on a connection problem goes on in the background, and close() still resolves); a
-   * create still in flight is deleted when its reply comes. Twice is a no-op.
+   * Stops keeping the node and deletes it. Every request of the node stops at once. While the
+   * client is connected, close() resolves once the server confirms the delete (one round
+   * trip); otherwise (an outage, before the first connection) the delete goes to the client's
+   * guaranteed deletes, sent when the connection returns, and close() resolves at once (an
+   * ephemeral node also ends with its session). A create that may have reached the server is
+   * deleted the same way. Twice is a no-op.
    */
   close(): Promise<void> {
     if (this.#closing) return this.#closing;
     const wasStarted = this.#state === RecipeState.STARTED;
     this.#state = RecipeState.CLOSED;
     this.#unsubscribeState?.();
-    this.#closer.abort();
+    // Asked before the requests are aborted: the keeper knows which create was still out.
+    const path = wasStarted ? this.#keeper.stop() : undefined;
+    this.#closer.abort(new ClosedError({ path: this.#basePath, detail: 'PersistentNode closed' }));
     for (const finish of [...this.#initialWaiters]) finish(false);
     this.#closing = (async () => {
-      const path = wasStarted ? this.#keeper.stop() : undefined;
       if (path !== undefined) {
         try {
-          await this.#client.delete(path, { guaranteed: true, quietly: true });
+          await deleteOwnNode(this.#client, path);
         } catch (error) {
-          // A closed client ends the session (ephemerals go with it); anything else is retried
-          // by the guaranteed-delete queue. Either way close() itself succeeds.
-          if (!isClosed(error)) {
-            this.#logger.warn('delete on close failed; retried in the background', { error });
-          }
+          // Not a connection problem (NO_AUTH, say): close() itself still succeeds.
+          this.#logger.warn('could not delete the node on close', { node: path, error });
         }
       }
       this.#keeper.rejectWaiters(new ClosedError({ path: this.#basePath }));
@@ -257,10 +260,10 @@ function protectedPath(path: string): string {
   return `${path.slice(0, slash)}/${protectedNodeName(randomUUID(), path.slice(slash + 1))}`;
 }
 
-function checkData(data: unknown): void {
-  if (!(data instanceof Uint8Array)) {
-    throw new InvalidArgumentError(
-      `data must be a Buffer or Uint8Array; got ${describeValue(data)}`,
-    );
+/** Bytes within ZooKeeper's limit (`MAX_NODE_DATA_BYTES`): checked before anything is sent. */
+function checkData(data: unknown, path: string): void {
+  if (data === undefined) {
+    throw new InvalidArgumentError('data must be a Buffer or Uint8Array; got undefined', { path });
   }
+  validateData(data, { path });
 }

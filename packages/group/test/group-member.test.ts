@@ -4,7 +4,11 @@ import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { firstValueFrom } from 'rxjs';
 import { filter } from 'rxjs/operators';
-import type { FrameworkClient } from '@zkrecipes/framework';
+import {
+  InvalidArgumentError,
+  MAX_NODE_DATA_BYTES,
+  type FrameworkClient,
+} from '@zkrecipes/framework';
 import { RecipeState } from '@zkrecipes/caches';
 import {
   FaultProxy,
@@ -233,6 +237,33 @@ describe('GroupMember', () => {
     } finally {
       await previous.close();
       await client.close();
+    }
+  });
+
+  it('a payload over the 1 MB node limit: the constructor throws and setThisData rejects with InvalidArgumentError before anything is sent; the view keeps the old payload', async () => {
+    const group = uniquePath('group-big');
+    const tooBig = Buffer.alloc(2 * 1024 * 1024);
+    assert.throws(
+      () => new GroupMember(observerClient, group, 'big', tooBig),
+      InvalidArgumentError,
+    );
+    const member = new GroupMember(observerClient, group, 'm', Buffer.from('small'));
+    try {
+      await member.start();
+      assert.equal(await member.waitForInitialCreate({ timeoutMs: 10_000 }), true);
+      const before = await observerClient.getData(`${group}/m`);
+      await assert.rejects(member.setThisData(tooBig), InvalidArgumentError);
+      await assert.rejects(
+        member.setThisData(Buffer.alloc(MAX_NODE_DATA_BYTES + 1)),
+        InvalidArgumentError,
+      );
+      assert.deepEqual(view(member.getCurrentMembers()), ['m=small']);
+      const after = await observerClient.getData(`${group}/m`);
+      assert.equal(after.stat.mzxid, before.stat.mzxid, 'nothing was written');
+      await member.setThisData(Buffer.from('still small'));
+      await waitFor(() => view(member.getCurrentMembers()).join() === 'm=still small');
+    } finally {
+      await member.close();
     }
   });
 

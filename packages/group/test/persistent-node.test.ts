@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { FrameworkClient } from '@zkrecipes/framework';
+import {
+  InvalidArgumentError,
+  MAX_NODE_DATA_BYTES,
+  type FrameworkClient,
+} from '@zkrecipes/framework';
 import { PathChildrenCache, RecipeState, StartMode } from '@zkrecipes/caches';
 import {
   FaultProxy,
@@ -230,6 +234,33 @@ describe('PersistentNode', () => {
     } finally {
       await clientA.close();
       await clientB.close();
+    }
+  });
+
+  it('data over the 1 MB node limit: the constructor throws and setData rejects with InvalidArgumentError before anything is sent; the kept data and the node stay as they were', async () => {
+    const path = uniquePath('pn-big');
+    const tooBig = [Buffer.alloc(MAX_NODE_DATA_BYTES + 1), Buffer.alloc(2 * 1024 * 1024)];
+    for (const data of tooBig) {
+      assert.throws(() => new PersistentNode(checker, path, 'EPHEMERAL', data), /limit is/);
+    }
+    const node = new PersistentNode(checker, path, 'EPHEMERAL', Buffer.from('small'));
+    try {
+      await node.start();
+      assert.equal(await node.waitForInitialCreate({ timeoutMs: 10_000 }), true);
+      const before = await checker.getData(path);
+      for (const data of tooBig) {
+        await assert.rejects(node.setData(data), InvalidArgumentError);
+        assert.equal(node.data.toString(), 'small');
+      }
+      await assert.rejects(node.setData('text' as never), InvalidArgumentError);
+      const after = await checker.getData(path);
+      assert.equal(after.stat.mzxid, before.stat.mzxid, 'nothing was written');
+      assert.equal(after.data.toString(), 'small');
+      // The limit itself is fine, and the node keeps working.
+      await node.setData(Buffer.alloc(MAX_NODE_DATA_BYTES, 1));
+      assert.equal((await checker.getData(path)).data.length, MAX_NODE_DATA_BYTES);
+    } finally {
+      await node.close();
     }
   });
 

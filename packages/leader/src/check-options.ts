@@ -1,6 +1,7 @@
 // Argument checks shared by both recipes: bad input fails at once with an InvalidArgumentError
 // that says what was wrong, before anything is sent.
 import { InvalidArgumentError } from '@zkrecipes/framework';
+import type { LeaderSelectorListener, TakeLeadership } from './leader-selector-options.js';
 
 function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
@@ -45,4 +46,21 @@ export function checkConcurrency(value: unknown, fallback: number): number {
 export function checkSignal(signal: unknown): AbortSignal | undefined {
   if (signal === undefined || signal instanceof AbortSignal) return signal;
   throw new InvalidArgumentError(`signal must be an AbortSignal; got ${describe(signal)}`);
+}
+
+/** A LeaderSelector's listener, as the function form. */
+export function checkSelectorListener(
+  listener: LeaderSelectorListener | TakeLeadership,
+): TakeLeadership {
+  if (typeof listener === 'function') return listener;
+  if (
+    typeof listener === 'object' &&
+    listener !== null &&
+    typeof (listener as Partial<LeaderSelectorListener>).takeLeadership === 'function'
+  ) {
+    return (signal, leadership) => listener.takeLeadership(signal, leadership);
+  }
+  throw new InvalidArgumentError(
+    'listener must be a function (signal, leadership) => ... or an object with takeLeadership(signal, leadership)',
+  );
 }

@@ -4,13 +4,14 @@ export type {
   LeaderSelectorListener,
   LeaderSelectorOptions,
   TakeLeadership,
-} from './leader-selector.js';
+} from './leader-selector-options.js';
 export { LeaderLatch } from './leader-latch.js';
 export type {
   LeaderLatchAwaitOptions,
   LeaderLatchCloseOptions,
   LeaderLatchOptions,
-} from './leader-latch.js';
+} from './leader-latch-options.js';
+export type { Leadership } from './leadership.js';
 export { LeaderState } from './leader-state.js';
 export type { LeaderError, LeadershipEvent, LeadershipListener } from './leadership-state.js';
 export { DEFAULT_PARTICIPANT_READ_CONCURRENCY, LATCH_NODE_NAME } from './participant.js';

@@ -1,6 +1,8 @@
 import type { Observable } from 'rxjs';
 import {
+  ClosedError,
   ConnectionState,
+  deleteOwnNode,
   InvalidArgumentError,
   isClosed,
   isErrorState,
@@ -21,6 +23,11 @@ import {
   checkOptionsObject,
   checkSignal,
 } from './check-options.js';
+import type {
+  LeaderLatchAwaitOptions,
+  LeaderLatchCloseOptions,
+  LeaderLatchOptions,
+} from './leader-latch-options.js';
 import { LeaderState } from './leader-state.js';
 import {
   LeadershipState,
@@ -41,33 +48,6 @@ import { waitForLeadership } from './wait-for-leadership.js';
 
 const MARKERS = [LATCH_NODE_NAME] as const;
 const MAX_RETRY_DELAY_MS = 5000;
-
-/** Options of {@link LeaderLatch}. */
-export interface LeaderLatchOptions {
-  /** This participant's id, stored as its node's data (UTF-8). Default: ''. */
-  readonly id?: string | undefined;
-  /**
-   * Whether `close()` without options calls the notLeader listeners when it ends leadership
-   * (Curator's `CloseMode.NOTIFY_LEADER`). Default: false (Curator's `SILENT`).
-   */
-  readonly notifyLeaderOnClose?: boolean | undefined;
-  /** Participant reads in flight at once in `getParticipants()`. Default: 16. */
-  readonly concurrency?: number | undefined;
-}
-
-/** Options of {@link LeaderLatch.close}. */
-export interface LeaderLatchCloseOptions {
-  /** Call the notLeader listeners if this closes a leadership. Default: the constructor's. */
-  readonly notifyLeader?: boolean | undefined;
-}
-
-/** Options of {@link LeaderLatch.await}. */
-export interface LeaderLatchAwaitOptions {
-  /** Resolve false after this long. Default: wait until leader or closed; 0 does not wait. */
-  readonly timeoutMs?: number | undefined;
-  /** Aborting rejects with `signal.reason`. Default: none. */
-  readonly signal?: AbortSignal | undefined;
-}
 
 type Work = 'check' | 'reset';
 
@@ -113,6 +93,8 @@ export class LeaderLatch {
   /** Counts error-policy states, so a check that spans one does not claim leadership. */
   #troubles = 0;
   #stopListening: (() => void) | undefined;
+  /** Aborted by close(): every request of the latch stops waiting for a connection or a retry. */
+  readonly #closer = new AbortController();
 
   constructor(client: FrameworkClient, path: string, options: LeaderLatchOptions = {}) {
     validatePath(path);
@@ -124,7 +106,7 @@ export class LeaderLatch {
     this.#path = path;
     this.#logger = client.logger.child({ component: 'LeaderLatch', path });
     this.#leadership = new LeadershipState(this.#logger);
-    this.#watch = new SingleWatch(client, (event) => {
+    this.#watch = new SingleWatch(client, this.#closer.signal, (event) => {
       this.#logger.debug('watch fired', { type: event.type, watched: event.path });
       this.#request('check');
     });
@@ -148,6 +130,24 @@ export class LeaderLatch {
   /** True while this participant leads (Curator's `hasLeadership()`). */
   get hasLeadership(): boolean {
     return this.#state === LeaderState.STARTED && this.#leadership.value;
+  }
+
+  /**
+   * Until when (a `performance.now()` instant) this latch's leadership is known to be sound:
+   * the client's `validUntilMs` while it leads (every error-policy state ends leadership, so
+   * none came since it was gained), else -Infinity. Right even after an event-loop stall.
+   */
+  get validUntil(): number {
+    return this.hasLeadership ? this.#client.validUntilMs : -Infinity;
+  }
+
+  /**
+   * True while this participant leads and its leadership is known to be sound right now
+   * (`performance.now() < validUntil`). Check it just before a side effect only the leader
+   * may make; `hasLeadership` alone may lag behind an event-loop stall.
+   */
+  isValid(): boolean {
+    return performance.now() < this.validUntil;
   }
 
   /** Leadership over time; replays the current value. Completes on close. */
@@ -186,27 +186,48 @@ export class LeaderLatch {
       );
     }
     this.#state = LeaderState.STARTED;
-    this.#stopListening = this.#client.on('stateChanged', (state) => this.#onState(state));
+    const stopStates = this.#client.on('stateChanged', (state) => this.#onState(state));
+    // A closed client ends the session, and leadership with it (it sends no state for that).
+    const { closedSignal } = this.#client;
+    const onClientClosed = (): void => this.#leadership.set(false);
+    closedSignal.addEventListener('abort', onClientClosed, { once: true });
+    this.#stopListening = () => {
+      stopStates();
+      closedSignal.removeEventListener('abort', onClientClosed);
+    };
     this.#request('reset');
     return Promise.resolve();
   }
 
   /**
-   * Waits until this participant leads (Curator's `await`): true once it does, false when
-   * `timeoutMs` passes first or the latch is not started or closes. Rejects with
-   * `signal.reason` when aborted.
+   * Waits until this participant leads (Curator's `await`): true once it does (at once if it
+   * does already), false when `timeoutMs` passes first, in any connection state. Rejects with
+   * ClosedError when the latch or the client closes first, or is closed already (Curator
+   * throws EOFException), with `signal.reason` when aborted, and with InvalidArgumentError
+   * before `start()`.
    */
   async await(options: LeaderLatchAwaitOptions = {}): Promise<boolean> {
     checkOptionsObject(options);
-    if (options.timeoutMs !== undefined) validateTimeoutMs('timeoutMs', options.timeoutMs);
-    checkSignal(options.signal)?.throwIfAborted();
-    if (this.#state !== LeaderState.STARTED) return false;
-    return await waitForLeadership(this.#leadership.changes, options);
+    const { timeoutMs } = options;
+    if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
+    const signal = checkSignal(options.signal);
+    signal?.throwIfAborted();
+    if (this.#state === LeaderState.LATENT) {
+      throw new InvalidArgumentError('await() before start()', { path: this.#path });
+    }
+    if (this.#state === LeaderState.CLOSED) throw this.#closedError();
+    return await waitForLeadership(this.#leadership.changes, {
+      timeoutMs,
+      signal,
+      client: this.#client,
+      path: this.#path,
+    });
   }
 
   /**
-   * Leaves the election: deletes our node, removes listeners and silences watches; resolves
-   * once the node is gone (or its delete is handed to the client's guaranteed deletes). A
+   * Leaves the election: leadership ends, listeners go, every request of the latch stops, and
+   * our node is deleted: close() waits for the server only while connected; otherwise the
+   * delete goes to the client's guaranteed deletes (the node also ends with its session). A
    * leader's notLeader listeners are called only with `notifyLeader`. Twice is a no-op.
    */
   async close(options: LeaderLatchCloseOptions = {}): Promise<void> {
@@ -219,13 +240,13 @@ export class LeaderLatch {
     this.#state = LeaderState.CLOSED;
     this.#stopListening?.();
     clearTimeout(this.#retryTimer);
-    this.#watch.silence();
     this.#pending = undefined;
     // Leadership ends before our node goes, so we never overlap with the next leader.
     this.#leadership.set(false, notify);
-    // Work in flight sees CLOSED after its request; a node or watch it made goes here.
+    // Work in flight rejects at once (a protected create's node is removed in the background);
+    // a node it made before that goes here.
+    this.#closer.abort(this.#closedError());
     await this.#running;
-    this.#watch.silence();
     await this.#deleteOurNode();
     this.#leadership.close();
   }
@@ -299,12 +320,13 @@ export class LeaderLatch {
   async #reset(): Promise<void> {
     this.#leadership.set(false);
     this.#watch.silence();
-    await this.#deleteOurNode();
+    await this.#deleteOurNode(this.#closer.signal);
     const created = await this.#client.create(joinPath(this.#path, LATCH_NODE_NAME), {
       mode: 'EPHEMERAL_SEQUENTIAL',
       protection: true,
       createParents: true,
       data: Buffer.from(this.#id, 'utf8'),
+      signal: this.#closer.signal,
     });
     // Read as the reply is handled: the session the node belongs to.
     const session = this.#client.sessionId;
@@ -323,7 +345,7 @@ export class LeaderLatch {
     }
     let children: string[];
     try {
-      children = await this.#client.getChildren(this.#path);
+      children = await this.#client.getChildren(this.#path, { signal: this.#closer.signal });
     } catch (error) {
       if (isNoNode(error)) return this.#reset(); // the latch path is gone (CURATOR-724)
       throw error;
@@ -360,21 +382,27 @@ export class LeaderLatch {
     this.#leadership.set(true);
   }
 
-  async #deleteOurNode(): Promise<void> {
+  /**
+   * Lets go of our node: waits for the delete only while connected and `signal` has not
+   * aborted (see deleteOwnNode); otherwise it goes on in the background.
+   */
+  async #deleteOurNode(signal?: AbortSignal): Promise<void> {
     const ourPath = this.#ourPath;
     this.#ourPath = undefined;
     this.#ourSession = undefined;
     if (ourPath === undefined) return;
     try {
-      await this.#client.delete(ourPath, { guaranteed: true, quietly: true });
+      await deleteOwnNode(this.#client, ourPath, { signal });
     } catch (error) {
-      // Guaranteed: the client keeps deleting it in the background (or its session is gone).
-      if (!isClosed(error)) {
-        this.#logger.debug('could not delete our node yet; retrying in the background', {
-          ourPath,
-          error,
-        });
-      }
+      // Not a connection problem (NO_AUTH, say): the node stays until its session ends.
+      this.#logger.warn('could not delete our node; it goes with its session', {
+        ourPath,
+        error,
+      });
     }
+  }
+
+  #closedError(): ClosedError {
+    return new ClosedError({ path: this.#path, detail: 'LeaderLatch closed' });
   }
 }

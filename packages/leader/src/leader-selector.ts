@@ -13,7 +13,13 @@ import {
   type Logger,
 } from '@zkrecipes/framework';
 import { InterProcessMutex, runInFlow } from '@zkrecipes/locks';
-import { checkConcurrency, checkFlag, checkId, checkOptionsObject } from './check-options.js';
+import {
+  checkConcurrency,
+  checkFlag,
+  checkId,
+  checkOptionsObject,
+  checkSelectorListener,
+} from './check-options.js';
 import { LeaderState } from './leader-state.js';
 import {
   LeadershipState,
@@ -21,48 +27,26 @@ import {
   type LeadershipEvent,
   type LeadershipListener,
 } from './leadership-state.js';
+import type {
+  LeaderSelectorListener,
+  LeaderSelectorOptions,
+  TakeLeadership,
+} from './leader-selector-options.js';
+import { SelectorLeadership } from './leadership.js';
 import {
   DEFAULT_PARTICIPANT_READ_CONCURRENCY,
   readLeader,
   readParticipants,
   type Participant,
 } from './participant.js';
-
-/**
- * The leader's work (Curator's `LeaderSelectorListener.takeLeadership`). Leadership lasts
- * until it returns (or rejects). `signal` aborts when leadership may be gone (see
- * {@link LeaderSelector}): stop working then and return.
- */
-export type TakeLeadership = (signal: AbortSignal) => unknown;
-
-/** The object form of the listener, as in Curator. */
-export interface LeaderSelectorListener {
-  /** Runs while this participant leads; leadership ends when it returns. Stop when `signal` aborts. */
-  takeLeadership(signal: AbortSignal): unknown;
-}
-
-/** Options of {@link LeaderSelector}. */
-export interface LeaderSelectorOptions {
-  /**
-   * This participant's id, stored as its node's data (UTF-8) and returned by
-   * `getParticipants()` and `getLeader()` on every participant, Java ones included. Default: ''
-   * (empty data; Curator writes its client's default data, the local IP, instead).
-   */
-  readonly id?: string | undefined;
-  /**
-   * Queue again whenever an attempt ends: after `takeLeadership` returns, after an
-   * interruption, after a connection problem (Curator's `autoRequeue()`). Default: false, one
-   * attempt per `start()` / `requeue()`.
-   */
-  readonly autoRequeue?: boolean | undefined;
-  /** Participant reads in flight at once in `getParticipants()`. Default: 16. */
-  readonly concurrency?: number | undefined;
-}
+import { whileConnected } from './while-connected.js';
 
 /** One attempt: queue, lead, give up the node. */
 interface Attempt {
   readonly cancel: AbortController;
   done: Promise<void>;
+  /** Settles when takeLeadership returns; undefined until it is called. */
+  leading: Promise<void> | undefined;
 }
 
 const RETRY_AFTER_FAILURE_MS = 1000;
@@ -138,7 +122,7 @@ export class LeaderSelector {
   ) {
     validatePath(path);
     checkOptionsObject(options);
-    this.#takeLeadership = checkListener(listener);
+    this.#takeLeadership = checkSelectorListener(listener);
     this.#id = checkId(options.id);
     this.#autoRequeue = checkFlag('autoRequeue', options.autoRequeue);
     this.#concurrency = checkConcurrency(options.concurrency, DEFAULT_PARTICIPANT_READ_CONCURRENCY);
@@ -236,6 +220,10 @@ export class LeaderSelector {
    * Twice is a no-op. A `takeLeadership` that ignores its signal keeps `close()` waiting, and
    * keeps the node: leadership is never handed on while it may still run. Called from inside
    * `takeLeadership`, it resolves without waiting; the node goes once `takeLeadership` returns.
+   *
+   * Only `takeLeadership` can hold it up: the node's delete is waited for only while the
+   * client is connected. In an outage (or before the first connection) it is left to the
+   * client's guaranteed deletes, sent when the connection returns, and to the session's end.
    */
   async close(): Promise<void> {
     if (this.#state === LeaderState.CLOSED) return;
@@ -252,7 +240,10 @@ export class LeaderSelector {
         attempt.done.then(end, end);
         return;
       }
-      await attempt.done;
+      // takeLeadership returning is the one thing worth waiting for; the rest only while the
+      // server can answer.
+      await attempt.leading;
+      await whileConnected(this.#client, attempt.done);
     }
     this.#leadership.close();
   }
@@ -285,7 +276,11 @@ export class LeaderSelector {
     if (this.#attempt !== undefined || this.#state !== LeaderState.STARTED) return false;
     clearTimeout(this.#retryTimer);
     this.#retryTimer = undefined;
-    const attempt: Attempt = { cancel: new AbortController(), done: Promise.resolve() };
+    const attempt: Attempt = {
+      cancel: new AbortController(),
+      done: Promise.resolve(),
+      leading: undefined,
+    };
     this.#attempt = attempt;
     // A flow of its own: the mutex's holds are per flow, and the caller's flow is not ours.
     attempt.done = outsideAnyFlow(() => runInFlow(() => this.#run(attempt)));
@@ -295,7 +290,7 @@ export class LeaderSelector {
   async #run(attempt: Attempt): Promise<void> {
     let outcome: Outcome = { failed: false };
     try {
-      outcome = await this.#elect(attempt.cancel);
+      outcome = await this.#elect(attempt);
     } finally {
       this.#attempt = undefined;
       // A closed client never comes back: requeueing on it would spin.
@@ -325,7 +320,8 @@ export class LeaderSelector {
   }
 
   /** One attempt: queue, lead, give the node up. */
-  async #elect(cancel: AbortController): Promise<Outcome> {
+  async #elect(attempt: Attempt): Promise<Outcome> {
+    const { cancel } = attempt;
     try {
       await this.#mutex.acquire(undefined, { signal: cancel.signal });
     } catch (error) {
@@ -335,14 +331,15 @@ export class LeaderSelector {
     }
     let releaseMs: number;
     try {
-      await this.#lead(cancel);
+      await this.#lead(attempt);
     } finally {
       releaseMs = await this.#release();
     }
     return { failed: false, releaseMs };
   }
 
-  async #lead(cancel: AbortController): Promise<void> {
+  async #lead(attempt: Attempt): Promise<void> {
+    const { cancel } = attempt;
     // The hold's `lost` signal covers error states since the lock was confirmed; `cancel`
     // covers interruptions, close() and states that came while we waited. The leader gets
     // `cancel`'s signal, which a loss aborts too (what AbortSignal.any would do, for a fraction
@@ -354,14 +351,22 @@ export class LeaderSelector {
     // Won from a queue position that is already in doubt: do not hand it out.
     if (signal.aborted) return;
     this.#leadership.set(true);
+    const leadership = new SelectorLeadership(this.#client, signal);
+    const led = this.#runTakeLeadership(signal, leadership);
+    attempt.leading = led;
+    await led;
+  }
+
+  async #runTakeLeadership(signal: AbortSignal, leadership: SelectorLeadership): Promise<void> {
     try {
-      await leading.run(this, () => this.#takeLeadership(signal));
+      await leading.run(this, () => this.#takeLeadership(signal, leadership));
     } catch (error) {
       // Rejecting with the signal's reason is the normal way to stop.
       if (!(signal.aborted && error === signal.reason)) {
         this.#leadership.report(error, 'takeLeadership');
       }
     } finally {
+      leadership.end();
       this.#leadership.set(false);
     }
   }
@@ -380,18 +385,4 @@ export class LeaderSelector {
     }
     return performance.now() - startedAt;
   }
-}
-
-function checkListener(listener: LeaderSelectorListener | TakeLeadership): TakeLeadership {
-  if (typeof listener === 'function') return listener;
-  if (
-    typeof listener === 'object' &&
-    listener !== null &&
-    typeof (listener as Partial<LeaderSelectorListener>).takeLeadership === 'function'
-  ) {
-    return (signal) => listener.takeLeadership(signal);
-  }
-  throw new InvalidArgumentError(
-    'listener must be a function (signal) => ... or an object with takeLeadership(signal)',
-  );
 }

@@ -6,13 +6,19 @@ import { isNoNode, type FrameworkClient, type Stat, type WatchedEvent } from '@z
 /** Reads nodes with a watch, keeping only the latest watch alive. */
 export class SingleWatch {
   readonly #client: FrameworkClient;
+  readonly #closed: AbortSignal;
   readonly #onFire: (event: WatchedEvent) => void;
   #current: { readonly path: string; readonly silence: AbortController } | undefined;
 
-  /** `onFire` runs when the live watch fires (at most once per watch). */
-  constructor(client: FrameworkClient, onFire: (event: WatchedEvent) => void) {
+  /**
+   * `onFire` runs when the live watch fires (at most once per watch). `closed` (the recipe's
+   * close) ends every read at once and silences the watch for good.
+   */
+  constructor(client: FrameworkClient, closed: AbortSignal, onFire: (event: WatchedEvent) => void) {
     this.#client = client;
+    this.#closed = closed;
     this.#onFire = onFire;
+    closed.addEventListener('abort', () => this.silence(), { once: true });
   }
 
   /**
@@ -22,8 +28,11 @@ export class SingleWatch {
    */
   async read(path: string): Promise<Stat | undefined> {
     try {
-      if (this.#current?.path === path) return (await this.#client.getData(path)).stat;
+      if (this.#current?.path === path) {
+        return (await this.#client.getData(path, { signal: this.#closed })).stat;
+      }
       this.silence();
+      this.#closed.throwIfAborted();
       const watch = { path, silence: new AbortController() };
       this.#current = watch;
       const onEvent = (event: WatchedEvent): void => {
@@ -46,7 +55,7 @@ export class SingleWatch {
     }
   }
 
-  /** Silences the live watch, if any. */
+  /** Silences the live watch, if any (its read, if still out, rejects). */
   silence(): void {
     this.#current?.silence.abort();
     this.#current = undefined;

@@ -1,66 +1,60 @@
-// LeaderLatch.await: the one place the latch blocks. Everything armed here (the subscription,
-// the timer, the abort listener) is disarmed before it settles, so a process that waits often
-// keeps nothing behind.
+// LeaderLatch.await: the one place the latch blocks. The framework's waitForWake bounds it (the
+// deadline, the caller's signal, the client closing); the latch closing ends its stream.
+// Everything armed here is disarmed before it settles, so a process that waits often keeps
+// nothing behind.
 import { Subscription, type Observable } from 'rxjs';
+import {
+  ClosedError,
+  deadlineOf,
+  TIMED_OUT,
+  waitForWake,
+  type FrameworkClient,
+} from '@zkrecipes/framework';
 
 /** What {@link waitForLeadership} takes. */
 export interface WaitForLeadershipOptions {
   /** Resolve false after this long; undefined waits without a limit, 0 does not wait. */
-  readonly timeoutMs?: number | undefined;
+  readonly timeoutMs: number | undefined;
   /** Aborting rejects with its reason. */
-  readonly signal?: AbortSignal | undefined;
+  readonly signal: AbortSignal | undefined;
+  /** Its close rejects the wait with ClosedError. */
+  readonly client: FrameworkClient;
+  /** Named in the ClosedError. */
+  readonly path: string;
 }
 
 /**
  * Resolves true at the first `true` of `leadership` (which replays its current value), false
- * when it completes (the latch closed) or `timeoutMs` passes first.
+ * when `timeoutMs` passes first. Rejects with ClosedError when `leadership` completes (the
+ * latch closed) or the client closes, and with the signal's reason when it aborts.
  */
-export function waitForLeadership(
+export async function waitForLeadership(
   leadership: Observable<boolean>,
   options: WaitForLeadershipOptions,
 ): Promise<boolean> {
-  const { timeoutMs, signal } = options;
-  return new Promise<boolean>((resolve, reject) => {
-    let settled = false;
-    let timer: NodeJS.Timeout | undefined;
-    // Unsubscribed by finish(); one that settles inside subscribe() is torn down by add().
-    const subscription = new Subscription();
-    const finish = (): void => {
-      settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      subscription.unsubscribe();
-    };
-    const onAbort = (): void => {
-      finish();
-      reject(signal?.reason as Error);
-    };
+  const { timeoutMs, signal, client, path } = options;
+  const subscription = new Subscription();
+  const led = new Promise<true>((resolve, reject) => {
     subscription.add(
       leadership.subscribe({
         next: (leading) => {
-          if (!leading || settled) return;
-          finish();
-          resolve(true);
+          if (leading) resolve(true);
         },
-        complete: () => {
-          if (settled) return;
-          finish();
-          resolve(false);
-        },
+        complete: () => reject(new ClosedError({ path, detail: 'LeaderLatch closed' })),
       }),
     );
-    if (settled) return;
-    if (timeoutMs === 0) {
-      finish();
-      resolve(false);
-      return;
-    }
-    if (timeoutMs !== undefined) {
-      timer = setTimeout(() => {
-        finish();
-        resolve(false);
-      }, timeoutMs);
-    }
-    signal?.addEventListener('abort', onAbort, { once: true });
   });
+  try {
+    // With timeoutMs 0 the timer fires a turn later: a latch that leads already (the replay
+    // resolved `led` just now) still answers true, a closed client still rejects.
+    const outcome = await waitForWake(led, {
+      deadline: deadlineOf(timeoutMs),
+      signal,
+      client,
+      path,
+    });
+    return outcome !== TIMED_OUT;
+  } finally {
+    subscription.unsubscribe();
+  }
 }

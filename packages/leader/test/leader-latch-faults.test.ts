@@ -86,6 +86,49 @@ describe('LeaderLatch under faults', () => {
     }
   });
 
+  it('isValid()/validUntil: true while leading (at most 2/3 of the session timeout ahead); false on the first line after an event-loop stall (no event handled yet), while SUSPENDED (error policy standard) and once leadership moved on', async () => {
+    const path = uniquePath('latch-faults');
+    const proxy = await FaultProxy.start({ targetPort: server.port });
+    const client = await connectedClient(server, {
+      connectString: proxy.connectString,
+      sessionTimeoutMs: 3000,
+    });
+    const other = await connectedClient(server);
+    const a = await started(client, path, 'a');
+    const b = await started(other, path, 'b');
+    try {
+      assert.equal(await a.await({ timeoutMs: 10_000 }), true);
+      const now = performance.now();
+      assert.equal(a.isValid(), true);
+      assert.ok(a.validUntil > now && a.validUntil <= now + 2000, `${a.validUntil - now} ms`);
+      assert.equal(b.isValid(), false);
+      assert.equal(b.validUntil, -Infinity);
+      // Longer than 2/3 of the session: what was heard before it no longer vouches for now.
+      const stallEnd = performance.now() + 2100;
+      while (performance.now() < stallEnd); // a synchronous stall: no timer, no event runs
+      assert.equal(a.hasLeadership, true, 'no event has been handled yet');
+      assert.equal(a.isValid(), false, 'invalid on the first line after the stall');
+      await waitFor(() => a.isValid(), { message: 'valid again once the session is heard' });
+      proxy.drop();
+      await waitFor(() => !a.hasLeadership, { message: 'SUSPENDED ends leadership' });
+      assert.equal(a.isValid(), false);
+      assert.equal(a.validUntil, -Infinity);
+      proxy.heal();
+      assert.equal(await a.await({ timeoutMs: 10_000 }), true);
+      assert.equal(a.isValid(), true);
+      await other.delete(a.ourPath!);
+      await waitFor(() => b.hasLeadership, { message: 'b leads' });
+      assert.equal(a.isValid(), false);
+      assert.equal(a.validUntil, -Infinity);
+      assert.equal(b.isValid(), true);
+    } finally {
+      proxy.heal();
+      await closeAll([a, b]);
+      await closeAll([client, other]);
+      await proxy.close();
+    }
+  });
+
   it('a new session (session killed) resets: a new node in the new session, the old one gone, the next in line leads meanwhile', async () => {
     const path = uniquePath('latch-faults');
     // A short session: if the server leaves the killed connection open (a ZooKeeper quirk),

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { firstValueFrom, toArray } from 'rxjs';
-import { InvalidArgumentError, type FrameworkClient } from '@zkrecipes/framework';
+import { ClosedError, InvalidArgumentError, type FrameworkClient } from '@zkrecipes/framework';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
 import { LeaderLatch } from '../src/leader-latch.js';
 import { LeaderSelector } from '../src/leader-selector.js';
@@ -78,12 +78,13 @@ describe('LeaderLatch', () => {
     assert.deepEqual(await values, [false, true, false]);
   });
 
-  it('await(): false after timeoutMs, false at once with 0, rejects with the signal’s reason, false when the latch closes or never started', async () => {
+  it('await(): false after timeoutMs, false at once with 0, true at once when leading, rejects with the signal’s reason, ClosedError when the latch closes or is closed, InvalidArgumentError before start()', async () => {
     const path = uniquePath('latch');
     const a = await started(clients[0]!, path, 'a');
     const b = await started(clients[1]!, path, 'b');
     try {
       assert.equal(await a.await(), true);
+      assert.equal(await a.await({ timeoutMs: 0 }), true);
       assert.equal(await b.await({ timeoutMs: 0 }), false);
       const startedAt = performance.now();
       assert.equal(await b.await({ timeoutMs: 150 }), false);
@@ -95,10 +96,11 @@ describe('LeaderLatch', () => {
       await assert.rejects(b.await({ signal: AbortSignal.abort(new Error('already')) }), /already/);
       const untilClosed = b.await();
       await b.close();
-      assert.equal(await untilClosed, false);
-      assert.equal(await b.await(), false);
+      await assert.rejects(untilClosed, ClosedError);
+      await assert.rejects(b.await(), ClosedError);
+      await assert.rejects(b.await({ timeoutMs: 0 }), ClosedError);
       const latent = new LeaderLatch(clients[2]!, path);
-      assert.equal(await latent.await(), false);
+      await assert.rejects(latent.await(), InvalidArgumentError);
       await assert.rejects(b.await({ timeoutMs: -1 }), InvalidArgumentError);
     } finally {
       await closeAll([a, b]);
@@ -147,6 +149,31 @@ describe('LeaderLatch', () => {
       );
     } finally {
       await closeAll([a, b]);
+    }
+  });
+
+  it('await() rejects with ClosedError when the client closes under it, and at once when called after that; leadership ends with the client', async () => {
+    const path = uniquePath('latch');
+    const own = [await connectedClient(server), await connectedClient(server)];
+    const a = await started(own[0]!, path, 'a');
+    const b = await started(own[1]!, path, 'b');
+    try {
+      assert.equal(await a.await({ timeoutMs: 10_000 }), true);
+      const waiting = b.await();
+      const waitingWithTimeout = b.await({ timeoutMs: 60_000 });
+      await own[1]!.close();
+      await assert.rejects(waiting, ClosedError);
+      await assert.rejects(waitingWithTimeout, ClosedError);
+      await assert.rejects(b.await({ timeoutMs: 1000 }), ClosedError);
+      assert.equal(a.isValid(), true);
+      await own[0]!.close();
+      assert.equal(a.hasLeadership, false);
+      assert.equal(a.isValid(), false);
+      assert.equal(a.validUntil, -Infinity);
+      await assert.rejects(a.await(), ClosedError);
+    } finally {
+      await closeAll([a, b]);
+      await closeAll(own);
     }
   });
 

@@ -17,7 +17,9 @@ import {
   uniquePath,
   waitFor,
 } from '@zkrecipes/testing';
-import { closeAll, connectedClient, contender, ids, LeaderWitness } from './helpers.js';
+import { LeaderSelector } from '../src/leader-selector.js';
+import type { Leadership } from '../src/leadership.js';
+import { aborted, closeAll, connectedClient, contender, ids, LeaderWitness } from './helpers.js';
 
 // dist/test/*.test.js -> dist/test/fixtures/leader-process.js
 const leaderProcess = new URL('./fixtures/leader-process.js', import.meta.url).pathname;
@@ -102,6 +104,48 @@ describe('LeaderSelector under faults', () => {
     } finally {
       proxy.heal();
       await a.selector.close();
+      await client.close();
+      await proxy.close();
+    }
+  });
+
+  it('takeLeadership’s leadership: isValid() true while it runs, false as soon as its signal aborts on SUSPENDED, and after it returns', async () => {
+    const path = uniquePath('faults');
+    const proxy = await FaultProxy.start({ targetPort: server.port });
+    const client = await connectedClient(server, { connectString: proxy.connectString });
+    const seen: { valid: boolean; aheadMs: number; signalMatches: boolean }[] = [];
+    let held: Leadership | undefined;
+    const selector = new LeaderSelector(client, path, async (signal, leadership) => {
+      held = leadership;
+      const note = (): void => {
+        seen.push({
+          valid: leadership.isValid(),
+          aheadMs: leadership.validUntil - performance.now(),
+          signalMatches: leadership.signal === signal,
+        });
+      };
+      note();
+      await aborted(signal);
+      note();
+    });
+    try {
+      await selector.start();
+      await waitFor(() => seen.length === 1, { message: 'takeLeadership runs' });
+      assert.equal(held!.isValid(), true);
+      proxy.drop();
+      await waitFor(() => seen.length === 2, { message: 'the signal aborts' });
+      const [leading, lost] = seen as [(typeof seen)[0], (typeof seen)[0]];
+      assert.equal(leading.valid, true);
+      assert.ok(leading.aheadMs > 0 && leading.aheadMs <= 20_000, `${leading.aheadMs} ms`);
+      assert.equal(leading.signalMatches, true);
+      assert.equal(lost.valid, false);
+      assert.equal(lost.aheadMs, -Infinity);
+      proxy.heal();
+      await waitFor(() => client.isConnected);
+      assert.equal(held!.isValid(), false, 'still false once connected again: it returned');
+    } finally {
+      proxy.heal();
+      await selector.close();
       await client.close();
       await proxy.close();
     }
