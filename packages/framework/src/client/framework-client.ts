@@ -41,6 +41,7 @@ import {
   validateWatcher,
 } from './validate-operation-input.js';
 import { wrapWatcher } from './wrap-watcher.js';
+import { whileConnected } from '../recipe-support/while-connected.js';
 import { checkEventListener, checkListener } from '../recipe-support/option-checks.js';
 import { ClosedError, InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import { isRetryable } from '../errors/predicates.js';
@@ -493,7 +494,22 @@ export class FrameworkClient {
       listener({ type: event.type, path: this.#mapper.toClient(event.path) }),
     );
     const watch = new PersistentWatch(path, mode, async () => {
-      if (unlisten()) await this.#run('removeWatches', path, () => ops.removeWatches(serverPath));
+      if (!unlisten()) return;
+      // A server watch lives on its connection: when that is gone, so is the watch, and a
+      // removal worth waiting for only while connected never waits out an outage.
+      const connection = whileConnected(this);
+      try {
+        await this.#run(
+          'removeWatches',
+          path,
+          () => ops.removeWatches(serverPath, connection.signal),
+          connection.signal,
+        );
+      } catch (error) {
+        if (!isAbortOf(error, connection.signal)) throw error;
+      } finally {
+        connection.dispose();
+      }
     });
     try {
       await this.#run('addWatch', path, () => ops.addWatch(serverPath, mode, signal), signal);

@@ -91,6 +91,7 @@ export class Deadline {
     this.#timer = undefined;
   }
 
+  /** Calls {@link dispose}, so `using deadline = Deadline.of(...)` stops the timer on exit. */
   [Symbol.dispose](): void {
     this.dispose();
   }

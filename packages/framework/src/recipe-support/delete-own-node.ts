@@ -3,7 +3,7 @@
 import type { FrameworkClient } from '../client/framework-client.js';
 import { isClosed } from '../errors/predicates.js';
 import { isAbortOf } from '../retry/retry-loop.js';
-import { isConnectedState } from '../state/connection-state.js';
+import { whileConnected } from './while-connected.js';
 
 /** Options of {@link deleteOwnNode}. */
 export interface DeleteOwnNodeOptions {
@@ -12,9 +12,6 @@ export interface DeleteOwnNodeOptions {
   /** Stop waiting for the answer when it aborts (the delete still goes on in the background). */
   readonly signal?: AbortSignal | undefined;
 }
-
-/** The reason a delete is handed to the background: the connection is not there to answer. */
-const NOT_CONNECTED = new Error('not connected: the delete goes on in the background');
 
 /**
  * Deletes a node the recipe owns, waiting for the answer only while the client is connected.
@@ -31,33 +28,18 @@ export async function deleteOwnNode(
   options: DeleteOwnNodeOptions = {},
 ): Promise<void> {
   if (client.state === 'STOPPED') return;
-  const controller = new AbortController();
-  const stopWaiting = (reason: unknown): void => {
-    if (!controller.signal.aborted) controller.abort(reason);
-  };
-  if (!client.isConnected) stopWaiting(NOT_CONNECTED);
-  const { signal, version = -1 } = options;
-  if (signal?.aborted === true) stopWaiting(signal.reason);
-  const onAbort = (): void => stopWaiting(signal?.reason);
-  signal?.addEventListener('abort', onAbort, { once: true });
-  // The state stream replays the current state: a connection already gone stops at once.
-  const subscription = controller.signal.aborted
-    ? undefined
-    : client.connectionStates.subscribe((state) => {
-        if (!isConnectedState(state)) stopWaiting(NOT_CONNECTED);
-      });
+  const { signal: callerSignal, version = -1 } = options;
+  const connection = whileConnected(client);
+  const signal =
+    callerSignal === undefined
+      ? connection.signal
+      : AbortSignal.any([connection.signal, callerSignal]);
   try {
-    await client.delete(path, {
-      version,
-      guaranteed: true,
-      quietly: true,
-      signal: controller.signal,
-    });
+    await client.delete(path, { version, guaranteed: true, quietly: true, signal });
   } catch (error) {
-    if (isAbortOf(error, controller.signal) || isClosed(error)) return;
+    if (isAbortOf(error, signal) || isClosed(error)) return;
     throw error;
   } finally {
-    subscription?.unsubscribe();
-    signal?.removeEventListener('abort', onAbort);
+    connection.dispose();
   }
 }
