@@ -90,8 +90,9 @@ export function parseCliArgs(
   const { values, positionals } = parsed;
   const [commandName, path, ...extra] = positionals;
   const common = {
-    connect: values.connect ?? env[CONNECT_ENV] ?? DEFAULT_CONNECT,
-    digest: values.digest ?? env[DIGEST_ENV],
+    // An empty variable (`ZKRECIPES_CONNECT=`) is a shell's way of saying "not set".
+    connect: values.connect ?? nonEmpty(env[CONNECT_ENV]) ?? DEFAULT_CONNECT,
+    digest: values.digest ?? nonEmpty(env[DIGEST_ENV]),
     json: values.json,
     strict: values.strict,
     timeoutMs: parseTimeout(values.timeout),
@@ -117,11 +118,20 @@ export function parseCliArgs(
   return { command: commandName as Command, path, ...common };
 }
 
+/** The longest timer Node keeps (a larger delay fires after 1 ms). */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
 function parseTimeout(value: string | undefined): number {
   if (value === undefined) return DEFAULT_CONNECT_TIMEOUT_MS;
   const ms = Number(value);
-  if (!Number.isInteger(ms) || ms <= 0) {
-    throw usageError(`--timeout must be a positive number of milliseconds, not '${value}'`);
+  if (!Number.isInteger(ms) || ms <= 0 || ms > MAX_TIMEOUT_MS) {
+    throw usageError(
+      `--timeout must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, not '${value}'`,
+    );
   }
   return ms;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
 }

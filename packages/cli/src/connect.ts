@@ -17,6 +17,19 @@ export function hostsOf(connect: string): string {
 }
 
 /**
+ * The session timeout to ask for. A connection attempt may take a third of it, or its share
+ * among the hosts; a hung host (accepting TCP, never answering) costs that much before the
+ * next is tried. So it is chosen for every host to get its turn within `--timeout`, instead of
+ * a fixed 30 s that gave a hung host 10 s of a 5 s budget. The server may negotiate it up.
+ */
+export function sessionTimeoutFor(connect: string, timeoutMs: number): number {
+  const hosts = hostsOf(connect).split(', ').length;
+  const perHostMs = timeoutMs / (hosts + 1);
+  const sessionMs = perHostMs * Math.max(3, hosts);
+  return Math.round(Math.min(30_000, Math.max(1_000, sessionMs)));
+}
+
+/**
  * A started client, connected within `options.timeoutMs`, or a CliError with
  * {@link ExitCode.CONNECTION} naming the hosts tried (a malformed connect string is
  * {@link ExitCode.USAGE}).
@@ -29,7 +42,7 @@ export async function connect(
     client = createFramework({
       connectString: options.connect,
       connectionTimeoutMs: options.timeoutMs,
-      sessionTimeoutMs: 30_000,
+      sessionTimeoutMs: sessionTimeoutFor(options.connect, options.timeoutMs),
       retryPolicy: new RetryNTimes({ n: 2, sleepBetweenRetriesMs: 100 }),
       logger: silentLogger,
       detectEventLoopStalls: false,
