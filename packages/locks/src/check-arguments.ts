@@ -40,8 +40,3 @@ export function checkFlag(name: string, value: unknown): boolean | undefined {
   }
   return value;
 }
-
-/** Milliseconds left until `deadlineMs` (a `performance.now()` time); undefined means no limit. */
-export function remainingMs(deadlineMs: number | undefined): number | undefined {
-  return deadlineMs === undefined ? undefined : Math.max(0, deadlineMs - performance.now());
-}

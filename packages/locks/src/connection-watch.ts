@@ -1,12 +1,14 @@
 // One subscription per client to its connection states, shared by every hold and lease of that
 // client: a hold only remembers the epoch it was confirmed in, and an AbortSignal is made (and
 // registered here) only when someone asks for it. An uncontended acquire/release cycle thus
-// costs no subscription at all.
+// costs no subscription at all. The same subscription ends each connection's signal, which
+// acquire(0) gives its requests so that they never outlive the connection they were sent on.
 import { setMaxListeners } from 'node:events';
 import {
   ClosedError,
   ConnectionLossError,
   ConnectionState,
+  isConnectedState,
   isErrorState,
   SessionExpiredError,
   type FrameworkClient,
@@ -28,6 +30,8 @@ export class ConnectionWatch {
   readonly #closed = new AbortController();
   #epoch = 0;
   #lastCause: LossCause | undefined;
+  /** Aborts when the current connection goes; made on first use while connected. */
+  #connection: AbortController | undefined;
 
   /** The watch of `client`, made on first use. */
   static of(client: FrameworkClient): ConnectionWatch {
@@ -45,6 +49,7 @@ export class ConnectionWatch {
     setMaxListeners(0, this.#closed.signal);
     const onClose = (): void => {
       if (this.#closed.signal.aborted) return;
+      this.#dropConnection();
       this.#loss('CLOSED');
       this.#closed.abort(new ClosedError());
     };
@@ -54,6 +59,7 @@ export class ConnectionWatch {
     else client.closedSignal.addEventListener('abort', onClose, { once: true });
     client.connectionStates.subscribe({
       next: (state) => {
+        if (!isConnectedState(state)) this.#dropConnection();
         if (isErrorState(state, client.errorPolicy)) this.#loss(state as LossCause);
       },
       complete: onClose,
@@ -84,10 +90,35 @@ export class ConnectionWatch {
     return undefined;
   }
 
+  /** See `FrameworkClient.validUntilMs`: until when the session's holds are known to be sound. */
+  get validUntilMs(): number {
+    return this.#client.validUntilMs;
+  }
+
+  /**
+   * A signal that aborts (with a ConnectionLossError) when the connection that is up now goes,
+   * or the client closes; already aborted when no connection is up. One per connection, shared
+   * by every request given it.
+   */
+  connectionSignal(): AbortSignal {
+    if (!this.#client.isConnected) return AbortSignal.abort(notConnected());
+    if (this.#connection === undefined) {
+      this.#connection = new AbortController();
+      // Every acquire(0) under way on this connection listens to it.
+      setMaxListeners(0, this.#connection.signal);
+    }
+    return this.#connection.signal;
+  }
+
   /** Calls `listener` once, at the next loss; returns the function that cancels it. */
   onNextLoss(listener: (cause: LossCause) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  #dropConnection(): void {
+    this.#connection?.abort(notConnected());
+    this.#connection = undefined;
   }
 
   #loss(cause: LossCause): void {
@@ -97,6 +128,10 @@ export class ConnectionWatch {
     this.#listeners.clear();
     for (const listener of listeners) listener(cause);
   }
+}
+
+function notConnected(): ConnectionLossError {
+  return new ConnectionLossError({ detail: 'not connected: acquire(0) does not wait for one' });
 }
 
 /** The abort reason a hold's `lost` signal carries for `cause`. */
@@ -115,11 +150,11 @@ export function lossReason(cause: LossCause, path: string): Error {
 }
 
 /**
- * The `lost` signal of one hold or lease, made on first access. It aborts when a loss happens
- * after the hold was confirmed (or had already happened by the time it is first asked for),
- * and never after `end()`.
+ * What a hold or lease knows about itself: its `lost` signal (made on first access) and until
+ * when it is sound. The signal aborts when a loss happens after the hold was confirmed (or had
+ * already happened by the time it is first asked for), and never after `end()`.
  */
-export class LossSignal {
+export class HoldValidity {
   readonly #watch: ConnectionWatch;
   readonly #epoch: number;
   readonly #path: string;
@@ -147,6 +182,21 @@ export class LossSignal {
       }
     }
     return this.#controller.signal;
+  }
+
+  /**
+   * -Infinity once the hold ended or a loss happened since it was confirmed; otherwise the
+   * client's `validUntilMs`. Computed when read, from the time the server last answered, so it
+   * is right on the first line after an event-loop stall, before any timer or event has run.
+   */
+  get validUntil(): number {
+    if (this.#ended || this.#watch.lossSince(this.#epoch) !== undefined) return -Infinity;
+    return this.#watch.validUntilMs;
+  }
+
+  /** `performance.now() < validUntil`. */
+  isValid(): boolean {
+    return performance.now() < this.validUntil;
   }
 
   /** The hold ended normally: stop listening (the signal stays as it is). */

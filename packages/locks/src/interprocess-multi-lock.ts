@@ -1,5 +1,5 @@
-import type { FrameworkClient } from '@zkrecipes/framework';
-import { checkAcquireArguments, remainingMs } from './check-arguments.js';
+import { Deadline, type FrameworkClient } from '@zkrecipes/framework';
+import { checkAcquireArguments } from './check-arguments.js';
 import type { AcquireOptions, InterProcessLock } from './interprocess-lock.js';
 import { InterProcessMutex } from './interprocess-mutex.js';
 
@@ -34,12 +34,16 @@ export class InterProcessMultiLock implements InterProcessLock {
    */
   acquire(timeoutMs: number | undefined, options?: AcquireOptions): Promise<boolean>;
   async acquire(timeoutMs?: number, options: AcquireOptions = {}): Promise<boolean> {
-    checkAcquireArguments(timeoutMs, options);
-    const deadlineMs = timeoutMs === undefined ? undefined : performance.now() + timeoutMs;
+    const signal = checkAcquireArguments(timeoutMs, options);
+    using deadline = Deadline.of({ timeoutMs, signal });
+    // One deadline for the set: acquire(0) asks each lock at once; otherwise each waits on the
+    // deadline's signal, which aborts with a TimeoutError when the time for all of them is up.
+    const each: [number | undefined, AcquireOptions] =
+      timeoutMs === 0 ? [0, { signal }] : [undefined, { signal: deadline.signal }];
     const acquired: InterProcessLock[] = [];
     try {
       for (const lock of this.#locks) {
-        if (!(await lock.acquire(remainingMs(deadlineMs), options))) {
+        if (!(await lock.acquire(...each))) {
           await releaseQuietly(acquired);
           return false;
         }
@@ -48,6 +52,7 @@ export class InterProcessMultiLock implements InterProcessLock {
       return true;
     } catch (error) {
       await releaseQuietly(acquired);
+      if (deadline.isExpiry(error)) return false;
       throw error;
     }
   }
@@ -77,8 +82,8 @@ export class InterProcessMultiLock implements InterProcessLock {
 
 async function releaseQuietly(acquired: readonly InterProcessLock[]): Promise<void> {
   for (const lock of [...acquired].reverse()) {
-    // The caller gets the acquire's own outcome; a lock node left behind is deleted by the
-    // client's guaranteed delete.
+    // The caller gets the acquire's own outcome. Each release waits for its answer only while
+    // connected; during an outage the delete goes on in the background (guaranteed).
     await lock.release().catch(() => undefined);
   }
 }

@@ -2,10 +2,10 @@ import type { FrameworkClient } from '@zkrecipes/framework';
 import { checkFlag, checkNodeData, checkOptionsObject } from './check-arguments.js';
 import type { FlowScope } from './flow-scope.js';
 import { IllegalMonitorStateError } from './illegal-monitor-state-error.js';
-import type { AttemptOptions, LockInternalsConfig } from './lock-internals.js';
+import type { LockInternalsConfig } from './lock-internals.js';
 import { READ_DRIVER, WRITE_DRIVER } from './lock-driver.js';
 import { LockName } from './lock-node-names.js';
-import { flowHoldOf, ReentrantLock } from './reentrant-lock.js';
+import { flowHoldOf, ReentrantLock, type AttemptShape } from './reentrant-lock.js';
 
 /** Options of {@link InterProcessReadWriteLock}. */
 export interface InterProcessReadWriteLockOptions {
@@ -67,7 +67,7 @@ export class WriteLock extends ReentrantLock {
   }
 
   /** @internal */
-  protected override prepareAttempt(_scope: FlowScope | undefined): Partial<AttemptOptions> {
+  protected override prepareAttempt(_scope: FlowScope | undefined): AttemptShape {
     if (this.#readLock !== undefined && flowHoldOf(this.#readLock) !== undefined) {
       throw new IllegalMonitorStateError(
         'cannot upgrade a read lock to the write lock (it would wait for itself forever); ' +
@@ -110,13 +110,16 @@ export class ReadLock extends ReentrantLock {
   }
 
   /** @internal */
-  protected override prepareAttempt(_scope: FlowScope | undefined): Partial<AttemptOptions> {
+  protected override prepareAttempt(_scope: FlowScope | undefined): AttemptShape {
     const write = flowHoldOf(this.#writeLock);
     if (write === undefined) return {};
     const at = write.lockPath.lastIndexOf(LockName.WRITE);
     return {
       alwaysHolds: true,
       sortingSequence: write.lockPath.slice(at + LockName.WRITE.length),
+      // Its node takes the write node's place in line, and a writer queued behind that may
+      // have been created before it: the write hold's token keeps the order.
+      fencingToken: write.fencingToken,
     };
   }
 }

@@ -7,13 +7,9 @@ import {
   type FrameworkClient,
   type Logger,
 } from '@zkrecipes/framework';
-import {
-  checkAcquireArguments,
-  checkNodeData,
-  checkOptionsObject,
-  remainingMs,
-} from './check-arguments.js';
-import { ConnectionWatch, LossSignal } from './connection-watch.js';
+import { AcquireLimits } from './acquire-limits.js';
+import { checkAcquireArguments, checkNodeData, checkOptionsObject } from './check-arguments.js';
+import { ConnectionWatch, HoldValidity } from './connection-watch.js';
 import type { AcquireOptions } from './interprocess-lock.js';
 import { Lease } from './lease.js';
 import { MUTEX_DRIVER } from './lock-driver.js';
@@ -24,6 +20,7 @@ import {
   SEMAPHORE_LOCKS,
   sortParticipants,
 } from './lock-node-names.js';
+import { removeOwnNode } from './remove-own-node.js';
 import { sleepUnlessAborted, waitForWake } from './wait-for-wake.js';
 
 /** Options of {@link InterProcessSemaphoreV2}. */
@@ -90,9 +87,13 @@ export class InterProcessSemaphoreV2 {
   /** Waits for `qty` leases (Curator's `acquire(qty)`). */
   acquire(qty: number, timeoutMs?: undefined, options?: AcquireOptions): Promise<Lease[]>;
   /**
-   * Waits at most `timeoutMs` for `qty` leases (Curator's `acquire(qty, time, unit)`): all of
-   * them, or undefined, in which case the ones already taken have been returned.
-   * `acquire(1, 0)` never waits: when the semaphore is full it answers with one read.
+   * Waits at most `timeoutMs` for `qty` leases (Curator's `acquire(qty, time, unit)`), in any
+   * connection state: all of them, or undefined, in which case the ones already taken have been
+   * returned. `acquire(1, 0)` never waits: when the semaphore is full it answers with one read,
+   * and when the client is not connected it answers undefined without sending anything.
+   *
+   * A `qty` above `maxLeases` could never be granted: it fails with InvalidArgumentError
+   * before anything is sent.
    */
   acquire(qty: number, timeoutMs: number, options?: AcquireOptions): Promise<Lease[] | undefined>;
   async acquire(
@@ -100,12 +101,26 @@ export class InterProcessSemaphoreV2 {
     timeoutMs?: number,
     options: AcquireOptions = {},
   ): Promise<Lease | Lease[] | undefined> {
-    if (qty === undefined) return (await this.#acquireLeases(1, undefined, undefined))![0]!;
-    if (!Number.isSafeInteger(qty) || qty < 1) {
+    const count = qty ?? 1;
+    if (!Number.isSafeInteger(count) || count < 1) {
       throw new InvalidArgumentError(`qty must be a whole number >= 1; got ${qty}`);
     }
+    if (count > this.#maxLeases) {
+      throw new InvalidArgumentError(
+        `qty ${count} is more than maxLeases ${this.#maxLeases}: it could never be granted`,
+        { path: this.#leasesPath },
+      );
+    }
     const signal = checkAcquireArguments(timeoutMs, options);
-    return this.#acquireLeases(qty, timeoutMs, signal);
+    using limits = AcquireLimits.of(this.#watch, timeoutMs, signal);
+    let leases: Lease[] | undefined;
+    try {
+      leases = await this.#acquireLeases(count, limits);
+    } catch (error) {
+      if (limits.ranOut(error)) return undefined;
+      throw error;
+    }
+    return qty === undefined ? leases?.[0] : leases;
   }
 
   /** Closes a lease, never throwing (Curator's `returnLease`). */
@@ -125,53 +140,42 @@ export class InterProcessSemaphoreV2 {
     return sortParticipants(await this.#readLeases(), [LockName.LEASE]);
   }
 
-  async #acquireLeases(
-    qty: number,
-    timeoutMs: number | undefined,
-    signal: AbortSignal | undefined,
-  ): Promise<Lease[] | undefined> {
-    signal?.throwIfAborted();
-    const deadlineMs = timeoutMs === undefined ? undefined : performance.now() + timeoutMs;
-    if (timeoutMs === 0) {
+  async #acquireLeases(qty: number, limits: AcquireLimits): Promise<Lease[] | undefined> {
+    limits.throwIfAborted();
+    if (limits.tryOnly) {
+      // Not connected: nobody can know how many leases are out, and acquire(0) waits for nothing.
+      if (!this.#client.isConnected) return undefined;
       // Full now: one read answers, nothing is left behind.
-      const taken = sortParticipants(await this.#readLeases(), [LockName.LEASE]).length;
-      if (taken + qty > this.#maxLeases) return undefined;
+      const taken = sortParticipants(await this.#readLeases(limits.signal), [LockName.LEASE]);
+      if (taken.length + qty > this.#maxLeases) return undefined;
     }
     const leases: Lease[] = [];
     try {
       while (leases.length < qty) {
-        const lease = await this.#acquireOne(deadlineMs, signal);
-        if (lease === undefined) {
-          await this.returnAll(leases);
-          return undefined;
-        }
+        const lease = await this.#acquireOne(limits);
+        if (lease === undefined) break;
         leases.push(lease);
       }
-      return leases;
     } catch (error) {
-      await this.returnAll(leases);
+      await this.#discardAll(leases, limits);
       throw error;
     }
+    if (leases.length === qty) return leases;
+    await this.#discardAll(leases, limits);
+    return undefined;
   }
 
   /** One lease (Curator's `internalAcquire1Lease`), under the semaphore's own mutex. */
-  async #acquireOne(
-    deadlineMs: number | undefined,
-    signal: AbortSignal | undefined,
-  ): Promise<Lease | undefined> {
+  async #acquireOne(limits: AcquireLimits): Promise<Lease | undefined> {
     const startMs = performance.now();
     for (let retryCount = 0; ; retryCount++) {
-      const lock = await this.#lock.attemptLock({ timeoutMs: remainingMs(deadlineMs), signal });
+      const lock = await this.#lock.attemptLock({ limits });
       if (lock === undefined) return undefined;
       let outcome: Lease | undefined | typeof LEASE_VANISHED;
       try {
-        outcome = await this.#createLease(deadlineMs, signal);
+        outcome = await this.#createLease(limits);
       } finally {
-        await this.#lock.releaseLock(lock.path).catch((error: unknown) => {
-          this.#logger.debug('semaphore lock release failed; retrying in the background', {
-            error,
-          });
-        });
+        await this.#letGo(lock.path, limits);
       }
       if (outcome !== LEASE_VANISHED) return outcome;
       const error = new NoNodeError({
@@ -184,7 +188,7 @@ export class InterProcessSemaphoreV2 {
         error,
       });
       if (delayMs === undefined) throw error;
-      await sleepUnlessAborted(Math.min(delayMs, remainingMs(deadlineMs) ?? delayMs), signal);
+      await sleepUnlessAborted(delayMs, limits.signal);
     }
   }
 
@@ -192,18 +196,17 @@ export class InterProcessSemaphoreV2 {
    * Creates our lease (the create and the first count pipelined) and waits until the leases
    * fit `maxLeases`. Only a wait sets a watch; a lease that fits at once leaves none.
    */
-  async #createLease(
-    deadlineMs: number | undefined,
-    signal: AbortSignal | undefined,
-  ): Promise<Lease | undefined | typeof LEASE_VANISHED> {
+  async #createLease(limits: AcquireLimits): Promise<Lease | undefined | typeof LEASE_VANISHED> {
+    const { signal } = limits;
     let epoch = this.#watch.epoch;
     const created = this.#client.create(joinPath(this.#leasesPath, LockName.LEASE), {
       mode: 'EPHEMERAL_SEQUENTIAL',
       protection: true,
       createParents: true,
       data: this.#nodeData,
+      signal,
     });
-    const firstRead = this.#client.getChildren(this.#leasesPath).then(
+    const firstRead = this.#client.getChildren(this.#leasesPath, { signal }).then(
       (children) => children,
       () => undefined,
     );
@@ -212,73 +215,70 @@ export class InterProcessSemaphoreV2 {
     const ourName = path.slice(path.lastIndexOf('/') + 1);
     let children = await firstRead;
     let watched: Promise<void> | undefined;
-    const silence = new AbortController();
+    // Silences the watch of the last count once we stop waiting, whatever the reason.
+    let silence: AbortController | undefined;
     try {
       for (let fresh = false; ; fresh = true) {
-        signal?.throwIfAborted();
         if (this.#client.sessionId !== session) {
-          await this.#deleteQuietly(path);
+          await this.#letGo(path, limits);
           return LEASE_VANISHED;
         }
         if (children === undefined || !children.includes(ourName)) {
           // The pipelined read can predate our node (a retried create): look again, once.
           if (fresh) {
-            await this.#deleteQuietly(path);
+            await this.#letGo(path, limits);
             return LEASE_VANISHED;
           }
           epoch = this.#watch.epoch;
-          children = await this.#readLeases();
+          children = await this.#readLeases(signal);
           continue;
         }
         const count = sortParticipants(children, [LockName.LEASE]).length;
         if (count <= this.#maxLeases) {
-          return new Lease(this.#client, path, new LossSignal(this.#watch, epoch, path));
+          return new Lease(this.#client, path, new HoldValidity(this.#watch, epoch, path));
         }
-        const leftMs = remainingMs(deadlineMs);
-        if (leftMs === 0) {
-          await this.#deleteQuietly(path);
+        if (limits.expired) {
+          await this.#letGo(path, limits);
           return undefined;
         }
         if (watched !== undefined) {
-          const woke = await waitForWake(watched, {
-            timeoutMs: leftMs,
-            signal,
-            closed: this.#watch.closedSignal,
-          });
-          if (woke === 'timeout') deadlineMs = performance.now();
+          await waitForWake(watched, { signal, closed: this.#watch.closedSignal });
         }
         // Count again, this time leaving a watch for the next change.
         let wake!: () => void;
         watched = new Promise<void>((resolve) => (wake = resolve));
+        silence ??= new AbortController();
         epoch = this.#watch.epoch;
         children = await this.#client.getChildren(this.#leasesPath, {
           watch: () => wake(),
-          signal: silence.signal,
+          signal: signal === undefined ? silence.signal : AbortSignal.any([signal, silence.signal]),
         });
       }
     } catch (error) {
-      await this.#deleteQuietly(path);
+      await this.#letGo(path, limits);
       throw error;
     } finally {
-      silence.abort();
+      silence?.abort();
     }
   }
 
-  async #readLeases(): Promise<string[]> {
+  async #readLeases(signal?: AbortSignal): Promise<string[]> {
     try {
-      return await this.#client.getChildren(this.#leasesPath);
+      return await this.#client.getChildren(this.#leasesPath, { signal });
     } catch (error) {
       if (isNoNode(error)) return [];
       throw error;
     }
   }
 
-  async #deleteQuietly(path: string): Promise<void> {
-    await this.#client.delete(path, { guaranteed: true, quietly: true }).catch((error: unknown) => {
-      this.#logger.debug('could not delete our lease node yet; retrying in the background', {
-        leasePath: path,
-        error,
-      });
-    });
+  /** Returns leases an acquire took but will not hand out, waiting only while its time lasts. */
+  async #discardAll(leases: readonly Lease[], limits: AcquireLimits): Promise<void> {
+    for (const lease of leases)
+      await lease.discard({ logger: this.#logger, signal: limits.signal });
+  }
+
+  /** Removes a node we made (our lease, our turn at the mutex), waiting only while the call's time lasts. */
+  #letGo(path: string, limits: AcquireLimits): Promise<void> {
+    return removeOwnNode(this.#client, path, { logger: this.#logger, signal: limits.signal });
   }
 }

@@ -1,5 +1,6 @@
-import type { FrameworkClient } from '@zkrecipes/framework';
-import type { LossSignal } from './connection-watch.js';
+import { deleteOwnNode, type FrameworkClient, type Logger } from '@zkrecipes/framework';
+import type { HoldValidity } from './connection-watch.js';
+import { removeOwnNode } from './remove-own-node.js';
 
 /**
  * One lease of an {@link InterProcessSemaphoreV2} (Curator's `Lease`): the ephemeral node
@@ -9,14 +10,14 @@ import type { LossSignal } from './connection-watch.js';
 export class Lease implements AsyncDisposable {
   readonly #client: FrameworkClient;
   readonly #path: string;
-  readonly #loss: LossSignal;
+  readonly #validity: HoldValidity;
   #closed: Promise<void> | undefined;
 
   /** @internal Leases come from InterProcessSemaphoreV2.acquire. */
-  constructor(client: FrameworkClient, path: string, loss: LossSignal) {
+  constructor(client: FrameworkClient, path: string, validity: HoldValidity) {
     this.#client = client;
     this.#path = path;
-    this.#loss = loss;
+    this.#validity = validity;
   }
 
   /** The lease node's full path (namespace-relative). */
@@ -34,7 +35,21 @@ export class Lease implements AsyncDisposable {
    * 'standard', LOST under 'session') or the client closes. It does not abort on `close()`.
    */
   get lost(): AbortSignal {
-    return this.#loss.signal;
+    return this.#validity.signal;
+  }
+
+  /**
+   * Until when (a `performance.now()` instant) the lease is known to be held: the client's
+   * `validUntilMs`, or -Infinity once `lost` would abort or after `close()`. Computed when
+   * read: right after a long event-loop stall it is already in the past.
+   */
+  get validUntil(): number {
+    return this.#validity.validUntil;
+  }
+
+  /** `performance.now() < validUntil`: check it right before each side effect. */
+  isValid(): boolean {
+    return this.#validity.isValid();
   }
 
   /** The data stored in the lease node (Curator's `getData()`). */
@@ -43,11 +58,12 @@ export class Lease implements AsyncDisposable {
   }
 
   /**
-   * Gives the lease back: deletes the node (guaranteed: a failure is retried in the background
-   * until the node is gone). A second call returns the first call's outcome.
+   * Gives the lease back: deletes the node (guaranteed), waiting for the answer only while the
+   * client is connected; during an outage the delete goes on in the background (and the node
+   * ends with its session anyway). A second call returns the first call's outcome.
    */
   close(): Promise<void> {
-    this.#closed ??= this.#release();
+    this.#closed ??= this.#end(() => deleteOwnNode(this.#client, this.#path));
     return this.#closed;
   }
 
@@ -56,8 +72,20 @@ export class Lease implements AsyncDisposable {
     return this.close();
   }
 
-  async #release(): Promise<void> {
-    this.#loss.end();
-    await this.#client.delete(this.#path, { guaranteed: true, quietly: true });
+  /**
+   * @internal Gives back a lease of an acquire that failed or timed out: the delete is sent
+   * at once, awaited only until `signal` aborts, and a failure is reported, never thrown.
+   */
+  discard(options: {
+    readonly logger: Logger;
+    readonly signal: AbortSignal | undefined;
+  }): Promise<void> {
+    this.#closed ??= this.#end(() => removeOwnNode(this.#client, this.#path, options));
+    return this.#closed;
+  }
+
+  async #end(remove: () => Promise<void>): Promise<void> {
+    this.#validity.end();
+    await remove();
   }
 }

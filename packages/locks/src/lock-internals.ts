@@ -6,6 +6,7 @@
 // - acquire(0) reads first and answers false with that one read when anyone is ahead, leaving
 //   no node and no watch behind.
 import {
+  deleteOwnNode,
   InvalidArgumentError,
   isClosed,
   isNoNode,
@@ -13,13 +14,13 @@ import {
   NoNodeError,
   type FrameworkClient,
   type Logger,
-  type Stat,
 } from '@zkrecipes/framework';
-import { remainingMs } from './check-arguments.js';
+import type { AcquireLimits } from './acquire-limits.js';
 import { ConnectionWatch } from './connection-watch.js';
 import type { LockDriver } from './lock-driver.js';
 import { ParticipantSorter, sortParticipants } from './lock-node-names.js';
-import { sleepUnlessAborted, WakeWait, type WakeReason } from './wait-for-wake.js';
+import { removeOwnNode } from './remove-own-node.js';
+import { sleepUnlessAborted, WakeWait } from './wait-for-wake.js';
 
 /** How a lock uses the shared algorithm. */
 export interface LockInternalsConfig {
@@ -38,9 +39,8 @@ export interface LockInternalsConfig {
 
 /** One attempt's parameters. */
 export interface AttemptOptions {
-  /** Undefined waits without a limit; 0 answers at once. */
-  readonly timeoutMs: number | undefined;
-  readonly signal: AbortSignal | undefined;
+  /** The acquire call's deadline, and the signal its requests and waits get. */
+  readonly limits: AcquireLimits;
   /**
    * Create `<lockName><sortingSequence>` as a plain EPHEMERAL node instead of a sequential one
    * (Curator 5.5+: a write holder's read lock takes its write lock's place in line).
@@ -48,34 +48,40 @@ export interface AttemptOptions {
   readonly sortingSequence?: string | undefined;
   /** The caller is let in whatever the queue says (a write holder taking the read lock). */
   readonly alwaysHolds?: boolean | undefined;
+  /**
+   * The token of the hold instead of our node's czxid: a read lock taken by a write holder
+   * keeps the write hold's, since its node takes the write node's place in line.
+   */
+  readonly fencingToken?: bigint | undefined;
 }
 
 /** A confirmed hold. */
 export interface AcquiredLock {
   /** Our node, namespace-relative. */
   readonly path: string;
-  /**
-   * The pzxid of the lock node in the read that confirmed the hold: at least our node's czxid
-   * and above every earlier holder's delete, so it grows strictly from holder to holder.
-   */
+  /** Our node's czxid, from the create's reply (see `LockHold.fencingToken`). */
   readonly fencingToken: bigint;
   /** The ConnectionWatch epoch read before the confirming request was sent. */
   readonly epoch: number;
 }
 
-interface Snapshot {
-  readonly children: readonly string[];
-  readonly stat: Stat | undefined;
+/** Our node, as its create answered. */
+interface OwnNode {
+  readonly path: string;
+  readonly czxid: bigint;
+  /**
+   * The session the node belongs to, read as the create's reply is handled. A node of an
+   * earlier session can outlive our switch to a new one for a while (until the server expires
+   * the old session), but it will vanish: the loop never holds or waits with it.
+   */
+  readonly session: bigint | undefined;
 }
 
 /** A children read under way, with the ConnectionWatch epoch read just before it was sent. */
 interface Reread {
   readonly epoch: number;
-  readonly snapshot: Promise<Snapshot>;
+  readonly children: Promise<readonly string[]>;
 }
-
-/** Why a wait's watcher is withdrawn. */
-const WAIT_ENDED = Symbol('wait ended');
 
 /** Our node is gone although we never deleted it: its session ended while we waited. */
 const NODE_VANISHED = Symbol('node vanished');
@@ -107,22 +113,23 @@ export class LockInternals {
   }
 
   /**
-   * Queues and waits (Curator's `attemptLock`). Resolves the hold, or undefined when the time
-   * ran out. Whatever way it fails, the node it queued with is deleted (guaranteed) first.
+   * Queues and waits (Curator's `attemptLock`). Resolves the hold, or undefined when acquire(0)
+   * found the lock taken or the deadline passed before a wait. Rejects with the reason of
+   * `limits.signal` when it aborts (the deadline passed, the caller gave up, acquire(0)'s
+   * connection went). Whatever way it ends without the lock, the node it queued with is
+   * deleted (sent at once; guaranteed).
    */
   async attemptLock(options: AttemptOptions): Promise<AcquiredLock | undefined> {
-    const { timeoutMs, signal } = options;
-    signal?.throwIfAborted();
-    const startMs = performance.now();
-    const deadlineMs = timeoutMs === undefined ? undefined : startMs + timeoutMs;
-    if (timeoutMs === 0 && options.alwaysHolds !== true) {
+    const { limits } = options;
+    limits.throwIfAborted();
+    if (limits.tryOnly && options.alwaysHolds !== true) {
       // One read decides when someone is there: no node to delete, no watch to leave.
-      const sorted = this.#participants(await this.#read());
+      const sorted = this.#participants(await this.#read(limits.signal));
       if (this.#config.driver.blocked(sorted, this.#config.maxLeases)) return undefined;
     }
+    const startMs = performance.now();
     for (let retryCount = 0; ; retryCount++) {
-      signal?.throwIfAborted();
-      const outcome = await this.#attemptOnce(options, deadlineMs);
+      const outcome = await this.#attemptOnce(options);
       if (outcome !== NODE_VANISHED) return outcome;
       // Curator's behaviour: the node went with a session; queue again if the policy allows.
       const error = new NoNodeError({
@@ -136,20 +143,20 @@ export class LockInternals {
       });
       if (delayMs === undefined) throw error;
       this.#logger.info('lock node vanished while waiting; queueing again', { retryCount });
-      await sleepUnlessAborted(Math.min(delayMs, remainingMs(deadlineMs) ?? delayMs), signal);
+      await sleepUnlessAborted(delayMs, limits.signal);
     }
   }
 
   /**
-   * Deletes a held node (guaranteed: a failure is retried in the background). With
-   * `pipelineRelease` it returns without waiting for the answer: requests of this client that
-   * follow (a new acquire) are sent after it and answered in order, so they see it done; other
-   * clients see the lock free a round trip later than the caller resumes.
+   * Deletes a held node (guaranteed: a failure is retried in the background), waiting for the
+   * answer only while connected: an outage hands it to the background at once. With
+   * `pipelineRelease` it returns without waiting for the answer at all: requests of this
+   * client that follow (a new acquire) are sent after it and answered in order, so they see it
+   * done; other clients see the lock free a round trip later than the caller resumes.
    */
   async releaseLock(path: string): Promise<void> {
-    const deleting = this.#client.delete(path, { guaranteed: true, quietly: true });
-    if (this.#config.pipelineRelease !== true) return deleting;
-    deleting.catch((error: unknown) => {
+    if (this.#config.pipelineRelease !== true) return deleteOwnNode(this.#client, path);
+    this.#client.delete(path, { guaranteed: true, quietly: true }).catch((error: unknown) => {
       // A closed client ended the session, and the node with it: nothing to say.
       if (isClosed(error)) return;
       // Nobody awaits it: say so. Retryable failures go on in the background until the node
@@ -160,22 +167,24 @@ export class LockInternals {
 
   /** The participants' full paths in lock order (Curator's `getParticipantNodes`). */
   async participantNodes(): Promise<string[]> {
-    const sorted = sortParticipants((await this.#read()).children, this.#config.driver.markers);
+    const sorted = sortParticipants(await this.#read(undefined), this.#config.driver.markers);
     return sorted.map((name) => joinPath(this.#basePath, name));
   }
 
   async #attemptOnce(
     options: AttemptOptions,
-    deadlineMs: number | undefined,
   ): Promise<AcquiredLock | undefined | typeof NODE_VANISHED> {
     const epoch = this.#watch.epoch;
-    const { path, session, first } = await this.#createAndRead(options.sortingSequence);
+    const { limits } = options;
+    // A create that fails or is aborted in flight leaves nothing: the framework removes the
+    // node of a protected create whose outcome it could not learn.
+    const { node, first } = await this.#createAndRead(options);
     try {
-      const outcome = await this.#lockLoop(path, first, { epoch, session, deadlineMs }, options);
-      if (outcome === undefined || outcome === NODE_VANISHED) await this.#deleteQuietly(path);
+      const outcome = await this.#lockLoop(node, first, epoch, options);
+      if (outcome === undefined || outcome === NODE_VANISHED) await this.#letGo(node, limits);
       return outcome;
     } catch (error) {
-      await this.#deleteQuietly(path);
+      await this.#letGo(node, limits);
       throw error;
     }
   }
@@ -186,9 +195,11 @@ export class LockInternals {
    * the read may predate our node, and the loop reads again rather than assume.
    */
   async #createAndRead(
-    sortingSequence: string | undefined,
-  ): Promise<{ path: string; session: bigint | undefined; first: Snapshot | undefined }> {
+    options: AttemptOptions,
+  ): Promise<{ node: OwnNode; first: readonly string[] | undefined }> {
     const { lockName, data } = this.#config;
+    const { sortingSequence, limits } = options;
+    const { signal } = limits;
     const created = this.#client.create(
       joinPath(this.#basePath, lockName + (sortingSequence ?? '')),
       {
@@ -196,117 +207,101 @@ export class LockInternals {
         protection: true,
         createParents: true,
         data,
+        stat: true,
+        signal,
       },
     );
-    const read = this.#client.getChildren(this.#basePath, { stat: true }).then(
-      (result): Snapshot => result,
+    const read = this.#client.getChildren(this.#basePath, { signal }).then(
+      (children): readonly string[] => children,
       () => undefined, // the loop reads again and meets the real error there
     );
-    const path = await created;
-    // The session the node belongs to, read as the create's reply is handled. A node of an
-    // earlier session can outlive our switch to a new one for a while (until the server expires
-    // the old session), but it will vanish: the loop never holds or waits with it.
-    const session = this.#client.sessionId;
-    return { path, session, first: await read };
+    const { path, stat } = await created;
+    const node = { path, czxid: stat.czxid, session: this.#client.sessionId };
+    return { node, first: await read };
   }
 
+  /** Curator's `internalLockLoop`: look, hold or watch the node ahead, look again. */
   async #lockLoop(
-    path: string,
-    first: Snapshot | undefined,
-    context: { epoch: number; session: bigint | undefined; deadlineMs: number | undefined },
+    node: OwnNode,
+    first: readonly string[] | undefined,
+    firstEpoch: number,
     options: AttemptOptions,
   ): Promise<AcquiredLock | undefined | typeof NODE_VANISHED> {
-    let { epoch, deadlineMs } = context;
-    const ourName = path.slice(path.lastIndexOf('/') + 1);
-    let snapshot = first?.children.includes(ourName) === true ? first : undefined;
-    let next: Reread | undefined;
+    const { limits } = options;
+    const ourName = node.path.slice(node.path.lastIndexOf('/') + 1);
+    let epoch = firstEpoch;
+    let children = first?.includes(ourName) === true ? first : undefined;
     for (;;) {
-      options.signal?.throwIfAborted();
-      if (snapshot === undefined) {
-        const reread = next ?? this.#reread();
-        next = undefined;
-        epoch = reread.epoch;
-        snapshot = await reread.snapshot;
+      if (children === undefined) {
+        epoch = this.#watch.epoch;
+        children = await this.#read(limits.signal);
       }
-      const sorted = this.#participants(snapshot);
-      const stat = snapshot.stat;
-      snapshot = undefined;
-      if (!sorted.includes(ourName) || stat === undefined) return NODE_VANISHED;
-      if (this.#client.sessionId !== context.session) return NODE_VANISHED;
+      const sorted = this.#participants(children);
+      children = undefined;
+      if (!sorted.includes(ourName)) return NODE_VANISHED;
+      if (this.#client.sessionId !== node.session) return NODE_VANISHED;
       const verdict =
         options.alwaysHolds === true
           ? ({ holds: true } as const)
           : this.#config.driver.verdict(sorted, ourName, this.#config.maxLeases);
-      if (verdict.holds) return { path, fencingToken: stat.pzxid, epoch };
-      const leftMs = remainingMs(deadlineMs);
-      if (leftMs === 0) return undefined;
-      const woke = await this.#waitForDeletion(joinPath(this.#basePath, verdict.watch), {
-        timeoutMs: leftMs,
-        signal: options.signal,
-      });
-      // After a timeout, one more look (as Curator does): the lock may have come our way.
-      if (woke === 'timeout') deadlineMs = performance.now();
-      else if (typeof woke === 'object') next = woke;
+      if (verdict.holds) {
+        return { path: node.path, fencingToken: options.fencingToken ?? node.czxid, epoch };
+      }
+      if (limits.expired) return undefined;
+      const woke = await this.#waitForDeletion(joinPath(this.#basePath, verdict.watch), limits);
+      if (woke !== undefined) {
+        epoch = woke.epoch;
+        children = await woke.children;
+      }
     }
   }
 
   /**
    * Watches `path` with getData (not exists: on a node that is already gone, exists would
-   * leave a watch behind) and waits for it to change, the time to run out, the caller to abort
-   * or the client to close.
+   * leave a watch behind) and waits for it to change, the call's signal to abort (its deadline
+   * passed, or the caller gave up: the read rejects with its reason and the watcher is
+   * withdrawn) or the client to close.
    *
    * The handoff's critical path runs through here, so the watcher does the next step itself:
    * it sends the confirming children read at once, from the event, and hands it to the loop.
    * The loop itself is woken a turn later (setImmediate): it only has to be back before the
    * read's answer, and its few steps would otherwise run before the read leaves the socket
    * (the client sends what a tick wrote once the tick's promise jobs are done). A watch that
-   * fires after the wait ended (a timeout, an abort) finds nothing left to do.
+   * fires after the wait ended finds nothing left to do.
    */
-  async #waitForDeletion(
-    path: string,
-    options: { timeoutMs: number | undefined; signal: AbortSignal | undefined },
-  ): Promise<Exclude<WakeReason, 'woken'> | Reread | undefined> {
+  async #waitForDeletion(path: string, limits: AcquireLimits): Promise<Reread | undefined> {
+    const { signal } = limits;
     const wait = new WakeWait();
-    // Withdraws our watcher when the wait ends without it (timeout, abort, close), so waits
-    // given up on one unchanged node do not pile up on the client's watch of that node.
-    const withdraw = new AbortController();
     let reread: Reread | undefined;
     const watch = (): void => {
       if (wait.ended) return;
-      reread = this.#reread();
+      const epoch = this.#watch.epoch;
+      const children = this.#read(signal);
+      children.catch(() => undefined); // not unhandled when an abort makes the loop drop it
+      reread = { epoch, children };
       setImmediate(wait.wake);
     };
     try {
-      await this.#client.getData(path, { watch, signal: withdraw.signal });
+      await this.#client.getData(path, { watch, signal });
     } catch (error) {
       if (isNoNode(error)) return undefined; // gone already: the loop reads again
       throw error;
     }
-    const woke = await wait.wait({ ...options, closed: this.#watch.closedSignal });
-    if (woke === 'woken') return reread;
-    withdraw.abort(WAIT_ENDED); // a reason of our own: no DOMException to build
-    return woke;
+    await wait.wait({ signal, closed: this.#watch.closedSignal });
+    return reread; // undefined after a close: the loop's next read meets the ClosedError
   }
 
-  /** Sends a children read; the loop awaits it unless it gives up first. */
-  #reread(): Reread {
-    const epoch = this.#watch.epoch;
-    const snapshot = this.#read();
-    snapshot.catch(() => undefined); // not unhandled when an abort makes the loop drop it
-    return { epoch, snapshot };
-  }
-
-  async #read(): Promise<Snapshot> {
+  async #read(signal: AbortSignal | undefined): Promise<readonly string[]> {
     try {
-      return await this.#client.getChildren(this.#basePath, { stat: true });
+      return await this.#client.getChildren(this.#basePath, { signal });
     } catch (error) {
-      if (isNoNode(error)) return { children: [], stat: undefined };
+      if (isNoNode(error)) return [];
       throw error;
     }
   }
 
-  #participants(snapshot: Snapshot): string[] {
-    const result = this.#sorter.sort(snapshot.children);
+  #participants(children: readonly string[]): string[] {
+    const result = this.#sorter.sort(children);
     if ('foreign' in result) {
       const { recipe } = this.#config.driver;
       throw new InvalidArgumentError(
@@ -317,17 +312,8 @@ export class LockInternals {
     return result.sorted;
   }
 
-  /** Removes a node we queued with; failures are retried in the background by the client. */
-  async #deleteQuietly(path: string): Promise<void> {
-    try {
-      await this.#client.delete(path, { guaranteed: true, quietly: true });
-    } catch (error) {
-      // The guaranteed delete keeps trying in the background (or the client closed and the
-      // session took the node with it); the caller's own outcome matters more.
-      this.#logger.debug('could not delete our lock node yet; retrying in the background', {
-        lockPath: path,
-        error,
-      });
-    }
+  /** Removes a node we queued with but do not hold, waiting only while the call's time lasts. */
+  #letGo(node: OwnNode, limits: AcquireLimits): Promise<void> {
+    return removeOwnNode(this.#client, node.path, { logger: this.#logger, signal: limits.signal });
   }
 }

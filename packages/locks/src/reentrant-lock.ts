@@ -1,12 +1,14 @@
 // Reentrancy and hold bookkeeping shared by InterProcessMutex and the two halves of
 // InterProcessReadWriteLock (Curator's InterProcessMutex, whose subclasses they are there).
-import { validatePath, type FrameworkClient } from '@zkrecipes/framework';
-import { checkAcquireArguments, remainingMs } from './check-arguments.js';
-import { LossSignal } from './connection-watch.js';
+import { validatePath, type FrameworkClient, type Logger } from '@zkrecipes/framework';
+import { AcquireLimits } from './acquire-limits.js';
+import { checkAcquireArguments } from './check-arguments.js';
+import { HoldValidity } from './connection-watch.js';
 import { currentFlow, findFlowHold, runInFlow, type FlowScope } from './flow-scope.js';
 import { IllegalMonitorStateError } from './illegal-monitor-state-error.js';
 import type { AcquireOptions, InterProcessLock } from './interprocess-lock.js';
 import { LockInternals, type AttemptOptions, type LockInternalsConfig } from './lock-internals.js';
+import { reportDeleteFailure } from './remove-own-node.js';
 import { waitForWake } from './wait-for-wake.js';
 
 /** A held lock, as the flow holding it sees it. */
@@ -19,9 +21,11 @@ export interface LockHold {
    * refuse writes carrying a smaller token than it has seen: that stops a holder who lost the
    * lock without knowing (a long pause, a partition) from doing damage.
    *
-   * It is the lock node's pzxid as seen by the read that confirmed the hold (no extra request):
-   * at least our node's czxid, equal to it when uncontended. Read locks are ordered against
-   * writers only; overlapping readers may share a value.
+   * It is our lock node's czxid (from the create's reply), the number `zkrecipes inspect` and a
+   * Java service reading the node's Stat see. Lock order is sequence order, which is creation
+   * order, and zxids are global: so each holder's node was created after every earlier
+   * holder's. Read locks are ordered against writers; overlapping readers have distinct,
+   * unordered tokens. A read lock taken by the write holder keeps the write hold's token.
    */
   readonly fencingToken: bigint;
   /**
@@ -30,28 +34,50 @@ export interface LockHold {
    * under the lock. It does not abort on `release()`.
    */
   readonly lost: AbortSignal;
+  /**
+   * Until when (a `performance.now()` instant) the hold is known to be sound: the client's
+   * `validUntilMs`, or -Infinity once `lost` would abort or after the hold was released.
+   * Computed when read: right after a long event-loop stall it is already in the past.
+   */
+  readonly validUntil: number;
+  /**
+   * `performance.now() < validUntil`: whether the hold may still act. Check it right before
+   * each side effect (no await in between), or pass the fencing token along.
+   */
+  isValid(): boolean;
 }
 
 class Hold implements LockHold {
   readonly lockPath: string;
   readonly fencingToken: bigint;
-  readonly #loss: LossSignal;
+  readonly #validity: HoldValidity;
   count = 1;
 
-  constructor(lockPath: string, fencingToken: bigint, loss: LossSignal) {
+  constructor(lockPath: string, fencingToken: bigint, validity: HoldValidity) {
     this.lockPath = lockPath;
     this.fencingToken = fencingToken;
-    this.#loss = loss;
+    this.#validity = validity;
   }
 
   get lost(): AbortSignal {
-    return this.#loss.signal;
+    return this.#validity.signal;
+  }
+
+  get validUntil(): number {
+    return this.#validity.validUntil;
+  }
+
+  isValid(): boolean {
+    return this.#validity.isValid();
   }
 
   end(): void {
-    this.#loss.end();
+    this.#validity.end();
   }
 }
+
+/** @internal What a kind of lock adds to an attempt (see `prepareAttempt`). */
+export type AttemptShape = Partial<Omit<AttemptOptions, 'limits'>>;
 
 /**
  * @internal The hold of `lock` in the current flow, for the read/write lock's up- and downgrade
@@ -69,7 +95,9 @@ export abstract class ReentrantLock implements InterProcessLock {
     flowHoldOf = (lock) => findFlowHold<Hold>(lock)?.hold;
   }
 
+  readonly #client: FrameworkClient;
   readonly #internals: LockInternals;
+  readonly #logger: Logger;
   readonly #path: string;
   /** Holds taken outside any flow, oldest first (a read lock may have several). */
   readonly #unscoped: Hold[] = [];
@@ -83,8 +111,10 @@ export abstract class ReentrantLock implements InterProcessLock {
    */
   protected constructor(client: FrameworkClient, path: string, config: LockInternalsConfig) {
     validatePath(path);
+    this.#client = client;
     this.#path = path;
     this.#internals = new LockInternals(client, path, config);
+    this.#logger = client.logger.child({ component: config.component, path });
   }
 
   /** The lock's path, as given. */
@@ -98,31 +128,43 @@ export abstract class ReentrantLock implements InterProcessLock {
    */
   acquire(timeoutMs?: undefined, options?: AcquireOptions): Promise<true>;
   /**
-   * Waits at most `timeoutMs` (Curator's `acquire(time, unit)`): true when acquired, false when
-   * the time ran out. `acquire(0)` never waits: when anyone holds or queues for the lock it
-   * answers false with a single read and leaves no node and no watch behind.
+   * Waits at most `timeoutMs` (Curator's `acquire(time, unit)`) in any connection state: true
+   * when acquired, false when the time ran out. `acquire(0)` never waits: when anyone holds or
+   * queues for the lock it answers false with a single read and leaves no node and no watch
+   * behind; when the client is not connected it answers false without sending anything.
    */
   acquire(timeoutMs: number | undefined, options?: AcquireOptions): Promise<boolean>;
   async acquire(timeoutMs?: number, options: AcquireOptions = {}): Promise<boolean> {
     const signal = checkAcquireArguments(timeoutMs, options);
+    using limits = AcquireLimits.of(this.#internals.connectionWatch, timeoutMs, signal);
+    try {
+      return await this.#acquire(limits);
+    } catch (error) {
+      if (limits.ranOut(error)) return false;
+      throw error;
+    }
+  }
+
+  async #acquire(limits: AcquireLimits): Promise<boolean> {
+    limits.throwIfAborted();
     const scope = currentFlow();
-    const deadlineMs = timeoutMs === undefined ? undefined : performance.now() + timeoutMs;
     // Another acquire of this lock under way in this very flow: its outcome decides ours.
     const pending = scope?.pending.get(this);
     if (pending !== undefined) {
-      const woke = await waitForWake(pending, {
-        timeoutMs: remainingMs(deadlineMs),
-        signal,
+      if (limits.tryOnly) return false;
+      await waitForWake(pending, {
+        signal: limits.signal,
         closed: this.#internals.connectionWatch.closedSignal,
       });
-      if (woke === 'timeout') return false;
     }
     const owned = findFlowHold<Hold>(this, scope);
     if (owned !== undefined) {
       owned.hold.count++;
       return true;
     }
-    const attempt = this.#attemptFor(scope, { timeoutMs: remainingMs(deadlineMs), signal });
+    // Not connected: nobody can know who holds it, and acquire(0) waits for nothing.
+    if (limits.tryOnly && !this.#client.isConnected) return false;
+    const attempt = this.#attemptFor(scope, limits);
     if (scope === undefined) return attempt;
     scope.pending.set(this, attempt);
     try {
@@ -158,26 +200,34 @@ export abstract class ReentrantLock implements InterProcessLock {
   /**
    * Runs `fn` holding the lock, in a flow of its own (so nested acquires in `fn` are
    * reentrant and concurrent `withLock` calls exclude each other), and releases it afterwards,
-   * whatever `fn` does. `fn` gets the hold (fencing token, lost signal).
+   * whatever `fn` does. `fn` gets the hold (fencing token, lost signal, validity).
+   *
+   * Resolves with what `fn` returns once `fn` completed, even when the release fails: an
+   * outage hands the delete to the background (guaranteed; the ephemeral node also ends with
+   * its session), and any other release failure goes to `client.unhandledErrors`. When `fn`
+   * throws, its error is what `withLock` rejects with.
    *
    * @example
-   * await mutex.withLock(async ({ fencingToken, lost }) => {
-   *   await store.write(record, { fencingToken, signal: lost });
+   * await mutex.withLock(async (hold) => {
+   *   const record = await prepare();
+   *   await store.write(record, { fencingToken: hold.fencingToken, signal: hold.lost });
    * });
    */
   withLock<T>(fn: (hold: LockHold) => T | Promise<T>, options: AcquireOptions = {}): Promise<T> {
     return runInFlow(async () => {
       await this.acquire(undefined, options);
-      let result: T;
       try {
-        result = await fn(findFlowHold<Hold>(this)!.hold);
-      } catch (error) {
-        // fn's error is the one that matters; the delete is guaranteed anyway.
-        await this.release().catch(() => undefined);
-        throw error;
+        return await fn(findFlowHold<Hold>(this)!.hold);
+      } finally {
+        await this.release().catch((error: unknown) =>
+          reportDeleteFailure(
+            this.#client,
+            this.#logger,
+            error,
+            `withLock releasing ${this.#path}`,
+          ),
+        );
       }
-      await this.release();
-      return result;
     });
   }
 
@@ -215,16 +265,13 @@ export abstract class ReentrantLock implements InterProcessLock {
    *
    * @internal
    */
-  protected prepareAttempt(_scope: FlowScope | undefined): Partial<AttemptOptions> {
+  protected prepareAttempt(_scope: FlowScope | undefined): AttemptShape {
     return {};
   }
 
-  async #attemptFor(
-    scope: FlowScope | undefined,
-    options: Pick<AttemptOptions, 'timeoutMs' | 'signal'>,
-  ): Promise<boolean> {
+  async #attemptFor(scope: FlowScope | undefined, limits: AcquireLimits): Promise<boolean> {
     const acquired = await this.#internals.attemptLock({
-      ...options,
+      limits,
       ...this.prepareAttempt(scope),
     });
     if (acquired === undefined) return false;
@@ -232,7 +279,7 @@ export abstract class ReentrantLock implements InterProcessLock {
     const hold = new Hold(
       path,
       fencingToken,
-      new LossSignal(this.#internals.connectionWatch, epoch, path),
+      new HoldValidity(this.#internals.connectionWatch, epoch, path),
     );
     if (scope === undefined) this.#unscoped.push(hold);
     else scope.holds.set(this, hold);

@@ -1,15 +1,17 @@
-// The one place the locks block: until a watch fires, a timeout passes, the caller aborts or
-// the client closes. Everything armed here is disarmed before it returns, so a long-lived
-// process that waits millions of times keeps no timers or abort listeners behind.
+// The one place the locks block: until a watch fires, the caller's deadline or signal ends the
+// call, or the client closes. The deadline arrives as the AbortSignal the call's requests get
+// too, so a wait needs no timer of its own. Everything armed here is disarmed before it
+// returns, so a long-lived process that waits millions of times keeps no listeners behind.
 
-/** Why a wait returned. */
-export type WakeReason = 'woken' | 'timeout' | 'closed';
+/** Why a wait returned (an abort rejects instead). */
+export type WakeReason = 'woken' | 'closed';
 
 /** Options of {@link WakeWait.wait} and {@link waitForWake}. */
 export interface WaitForWakeOptions {
-  /** Give up after this long; undefined waits without a limit. */
-  readonly timeoutMs: number | undefined;
-  /** The caller's signal: aborting rejects with its reason. */
+  /**
+   * The call's signal (its deadline and the caller's signal): aborting rejects with its reason.
+   * Undefined waits without a limit.
+   */
   readonly signal: AbortSignal | undefined;
   /** Aborted when the client closes: returns 'closed' (the next operation then fails). */
   readonly closed?: AbortSignal | undefined;
@@ -19,7 +21,7 @@ export interface WaitForWakeOptions {
  * A wait that a watcher ends. Made before the watched read is sent and handed to it as the
  * watcher (`{ watch: wait.wake }`), so the event ends the wait directly, without a promise or an
  * abort signal in between. A wake after the wait ended does nothing, so the watcher needs no
- * silencing: a watch that fires after a timeout or an abort finds nothing left to do.
+ * silencing: a watch that fires after an abort finds nothing left to do.
  */
 export class WakeWait {
   #woken = false;
@@ -38,22 +40,20 @@ export class WakeWait {
   }
 
   /**
-   * Waits for {@link wake}, at most `timeoutMs`. Rejects with `signal.reason` when the caller
-   * aborts; the caller then cleans up. Call it once.
+   * Waits for {@link wake}. Rejects with `signal.reason` when the signal aborts (the deadline
+   * passed or the caller gave up); the caller then cleans up. Call it once.
    */
   wait(options: WaitForWakeOptions): Promise<WakeReason> {
-    const { timeoutMs, signal, closed } = options;
+    const { signal, closed } = options;
     this.#ended = true;
     if (signal?.aborted === true) return Promise.reject(signal.reason as Error);
     if (this.#woken) return Promise.resolve('woken');
     if (closed?.aborted === true) return Promise.resolve('closed');
     this.#ended = false;
     return new Promise<WakeReason>((resolve, reject) => {
-      let timer: NodeJS.Timeout | undefined;
       const finish = (): void => {
         this.#ended = true;
         this.#settle = undefined;
-        clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         closed?.removeEventListener('abort', onClosed);
       };
@@ -69,7 +69,6 @@ export class WakeWait {
         finish();
         resolve(reason);
       };
-      if (timeoutMs !== undefined) timer = setTimeout(() => this.#settle?.('timeout'), timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
       closed?.addEventListener('abort', onClosed, { once: true });
     });
@@ -77,8 +76,8 @@ export class WakeWait {
 }
 
 /**
- * Waits for `wake` to settle (either way), at most `timeoutMs`. Rejects with `signal.reason`
- * when the caller aborts; the caller then cleans up.
+ * Waits for `wake` to settle (either way). Rejects with `signal.reason` when the signal aborts;
+ * the caller then cleans up.
  */
 export function waitForWake(
   wake: Promise<unknown>,
@@ -89,10 +88,16 @@ export function waitForWake(
   return wait.wait(options);
 }
 
-/** Sleeps `ms`, rejecting with `signal.reason` if the caller aborts first. */
+/** Sleeps `ms`, rejecting with `signal.reason` if the signal aborts first. */
 export async function sleepUnlessAborted(
   ms: number,
   signal: AbortSignal | undefined,
 ): Promise<void> {
-  await new WakeWait().wait({ timeoutMs: ms, signal });
+  const wait = new WakeWait();
+  const timer = setTimeout(wait.wake, ms);
+  try {
+    await wait.wait({ signal });
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -61,11 +61,15 @@ export class Deadline {
     if (this.#signal === undefined) {
       const controller = new AbortController();
       this.#controller = controller;
-      const expire = (): void =>
-        controller.abort(new DOMException('the deadline passed', 'TimeoutError'));
-      const leftMs = this.atMs - performance.now();
-      if (leftMs <= 0) expire();
-      else this.#timer = setTimeout(expire, leftMs).unref();
+      const atMs = this.atMs;
+      const expire = (): void => {
+        // A timer counts from the event loop's clock as of the start of the current turn, so
+        // it can fire early by however long that turn had run: never abort before atMs.
+        const leftMs = atMs - performance.now();
+        if (leftMs > 0) this.#timer = setTimeout(expire, Math.ceil(leftMs)).unref();
+        else controller.abort(new DOMException('the deadline passed', 'TimeoutError'));
+      };
+      expire();
       this.#signal =
         this.callerSignal === undefined
           ? controller.signal

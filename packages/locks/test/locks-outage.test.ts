@@ -1,0 +1,284 @@
+// Every lock call ends on time while ZooKeeper is unreachable (the server stopped under
+// connected clients, or hung), and whatever a call leaves behind is deleted once it is back.
+// A file of its own: it stops and restarts its server.
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import { inspect } from 'node:util';
+import { ClosedError, type FrameworkClient } from '@zkrecipes/framework';
+import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
+import {
+  InterProcessMultiLock,
+  InterProcessMutex,
+  InterProcessReadWriteLock,
+  InterProcessSemaphoreMutex,
+  InterProcessSemaphoreV2,
+} from '../src/index.js';
+import { closeAll, connectedClient, tracingClient } from './helpers.js';
+
+type Outcome<T> = { readonly ms: number } & ({ value: T } | { error: unknown });
+
+/** How the call `start` makes settled, and how many milliseconds it took from the call. */
+async function timed<T>(start: () => Promise<T>): Promise<Outcome<T>> {
+  const startMs = performance.now();
+  try {
+    const value = await start();
+    return { ms: performance.now() - startMs, value };
+  } catch (error) {
+    return { ms: performance.now() - startMs, error };
+  }
+}
+
+/** The value `outcome` resolved with (fails the test when it rejected). */
+function resolved<T>(outcome: Outcome<T>): T {
+  if (!('value' in outcome)) assert.fail(`rejected: ${inspect(outcome.error)}`);
+  return outcome.value;
+}
+
+/** The error `outcome` rejected with (fails the test when it resolved). */
+function rejected(outcome: Outcome<unknown>): unknown {
+  if (!('error' in outcome)) assert.fail(`resolved: ${inspect(outcome.value)}`);
+  return outcome.error;
+}
+
+/**
+ * Fails unless `ms` is in [lowMs, highMs). `earlyMs` allows for a caller's own timer
+ * (`AbortSignal.timeout`): Node counts timers from the event loop's clock as of the start of
+ * the current turn, so one may fire that much early by performance.now().
+ */
+function assertBetween(
+  ms: number,
+  range: { lowMs: number; highMs: number; earlyMs?: number },
+  what: string,
+): void {
+  const { lowMs, highMs, earlyMs = 0 } = range;
+  assert.ok(
+    ms >= lowMs - earlyMs && ms < timing.ms(highMs),
+    `${what} took ${ms.toFixed(1)} ms (${lowMs}-${highMs})`,
+  );
+}
+
+function isTimeoutError(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'TimeoutError';
+}
+
+describe('locks while ZooKeeper is unreachable', () => {
+  let server: TestingServer;
+  before(async () => {
+    server = await TestingServer.start();
+  });
+  after(() => server.close());
+
+  /** Stops the server and waits until every client noticed. */
+  async function stopServer(clients: readonly FrameworkClient[]): Promise<void> {
+    await server.stop();
+    await waitFor(() => clients.every((client) => !client.isConnected), {
+      message: 'every client disconnected',
+    });
+  }
+
+  describe('with the server stopped under connected clients', () => {
+    let a: FrameworkClient;
+    let b: FrameworkClient;
+    let c: FrameworkClient;
+    before(async () => {
+      [a, b, c] = (await Promise.all([1, 2, 3].map(() => connectedClient(server)))) as [
+        FrameworkClient,
+        FrameworkClient,
+        FrameworkClient,
+      ];
+      await stopServer([a, b, c]);
+    });
+    after(async () => {
+      // Closed while the server is down: a client closed while it reconnects can leave the
+      // wire client's connect timer behind for a session timeout, holding the test process.
+      await closeAll([a, b, c]);
+      await server.restart();
+    });
+
+    it('acquire(0) answers false in under 100 ms and sends nothing, now or later', async () => {
+      const traced = tracingClient(a);
+      const mutex = new InterProcessMutex(traced.client, uniquePath('try0'));
+      const outcome = await timed(() => mutex.acquire(0));
+      assert.equal(resolved(outcome), false);
+      assert.ok(outcome.ms < 100, `took ${outcome.ms} ms`);
+      assert.deepEqual(traced.calls, [], 'no request, so nothing is queued for later');
+    });
+
+    it('acquire(2000) resolves false between 2 and 3 s', async () => {
+      const outcome = await timed(() =>
+        new InterProcessMutex(a, uniquePath('t2000')).acquire(2000),
+      );
+      assert.equal(resolved(outcome), false);
+      assertBetween(outcome.ms, { lowMs: 2000, highMs: 3000 }, 'acquire(2000)');
+    });
+
+    it('acquire(undefined, { signal: AbortSignal.timeout(1000) }) rejects with a TimeoutError in 1-2 s; so does withLock', async () => {
+      const path = uniquePath('signal');
+      const acquiring = timed(() =>
+        new InterProcessMutex(a, path).acquire(undefined, { signal: AbortSignal.timeout(1000) }),
+      );
+      let ran = false;
+      const locking = timed(() =>
+        new InterProcessMutex(b, path).withLock(
+          () => {
+            ran = true;
+          },
+          { signal: AbortSignal.timeout(1000) },
+        ),
+      );
+      for (const outcome of [await acquiring, await locking]) {
+        assert.ok(isTimeoutError(rejected(outcome)), inspect(outcome));
+        assertBetween(outcome.ms, { lowMs: 1000, highMs: 2000, earlyMs: 5 }, 'the aborted acquire');
+      }
+      assert.equal(ran, false);
+    });
+
+    it('read/write lock, semaphore, semaphore mutex and multi-lock: acquire(0) at once, a timeout on time', async () => {
+      const rw = new InterProcessReadWriteLock(a, uniquePath('rw'));
+      const semaphore = new InterProcessSemaphoreV2(a, uniquePath('semaphore'), 2);
+      const semaphoreMutex = new InterProcessSemaphoreMutex(a, uniquePath('semaphore-mutex'));
+      const multi = new InterProcessMultiLock(a, [uniquePath('multi-1'), uniquePath('multi-2')]);
+      const tries: (() => Promise<unknown>)[] = [
+        () => rw.readLock().acquire(0),
+        () => rw.writeLock().acquire(0),
+        () => semaphore.acquire(1, 0),
+        () => semaphoreMutex.acquire(0),
+        () => multi.acquire(0),
+      ];
+      for (const [index, start] of tries.entries()) {
+        const outcome: Outcome<unknown> = await timed(start);
+        assert.ok(!resolved(outcome), `try ${index}`);
+        assert.ok(outcome.ms < 100, `try ${index} took ${outcome.ms} ms`);
+      }
+      const waits: Outcome<unknown>[] = await Promise.all([
+        timed(() => rw.readLock().acquire(1500)),
+        timed(() => rw.writeLock().acquire(1500)),
+        timed(() => semaphore.acquire(2, 1500)),
+        timed(() => semaphoreMutex.acquire(1500)),
+        timed(() => multi.acquire(1500)),
+      ]);
+      for (const [index, outcome] of waits.entries()) {
+        assert.ok(!resolved(outcome), `wait ${index}`);
+        assertBetween(outcome.ms, { lowMs: 1500, highMs: 2500 }, `wait ${index}`);
+      }
+    });
+
+    it('a waiting acquire rejects with ClosedError when its client closes', async () => {
+      const waiting = timed(() => new InterProcessMutex(c, uniquePath('closing')).acquire());
+      const semaphoreWaiting = timed(() =>
+        new InterProcessSemaphoreV2(c, uniquePath('closing-semaphore'), 1).acquire(),
+      );
+      const closing = timed(() => c.close());
+      for (const outcome of [await waiting, await semaphoreWaiting]) {
+        assert.ok(rejected(outcome) instanceof ClosedError, inspect(outcome));
+      }
+      assert.ok((await closing).ms < 2000, 'close() is prompt');
+    });
+  });
+
+  describe('the server stops under a call and comes back', () => {
+    /**
+     * Waits until `node` is gone, within the 30 s session timeout, on the session that made it:
+     * our delete removed it, not an expiry. (Reconnecting can take up to connectionTimeoutMs
+     * when the first attempt meets the server still starting.)
+     */
+    async function deletedBySession(client: FrameworkClient, node: string, session: unknown) {
+      await waitFor(async () => (await client.exists(node)) === null, {
+        timeoutMs: 25_000,
+        message: `${node} deleted`,
+      });
+      assert.equal(client.sessionId, session, 'the same session: deleted, not expired');
+    }
+
+    afterEach(async () => {
+      // A failed test must not leave the next one without a server.
+      if (server.paused) server.resume();
+      if (!server.running) await server.restart();
+    });
+
+    it('release of a held mutex during the outage resolves in under 1 s; the node is deleted once the server is back', async () => {
+      const client = await connectedClient(server);
+      try {
+        const mutex = new InterProcessMutex(client, uniquePath('release'));
+        await mutex.acquire();
+        const node = mutex.getLockPath()!;
+        const session = client.sessionId;
+        await stopServer([client]);
+        const outcome = await timed(() => mutex.release());
+        resolved(outcome);
+        assert.ok(outcome.ms < 1000, `release took ${outcome.ms} ms`);
+        assert.equal(mutex.isAcquiredInThisProcess(), false);
+        await server.restart();
+        // Well within the 30 s session timeout, on the same session: our delete, not an expiry.
+        await deletedBySession(client, node, session);
+      } finally {
+        await client.close();
+      }
+    });
+
+    it("the server stops inside withLock's fn: withLock resolves with fn's value; the node is deleted once the server is back", async () => {
+      const client = await connectedClient(server);
+      try {
+        const mutex = new InterProcessMutex(client, uniquePath('with-lock'));
+        const session = client.sessionId;
+        let node: string | undefined;
+        const outcome = await timed(() =>
+          mutex.withLock(async (hold) => {
+            node = hold.lockPath;
+            await stopServer([client]);
+            return 'done';
+          }),
+        );
+        assert.equal(resolved(outcome), 'done');
+        await server.restart();
+        await deletedBySession(client, node!, session);
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('an acquire that timed out while the server was down leaves no node once it is back', async () => {
+      const path = uniquePath('timed-out');
+      const holderClient = await connectedClient(server);
+      const waiterClient = await connectedClient(server);
+      try {
+        const holder = new InterProcessMutex(holderClient, path);
+        await holder.acquire();
+        const waiter = new InterProcessMutex(waiterClient, path);
+        const waiting = timed(() => waiter.acquire(1500));
+        await waitFor(async () => (await holderClient.getChildren(path)).length === 2, {
+          message: 'the waiter queued',
+        });
+        const [, waiterNode] = await holder.getParticipantNodes();
+        const session = waiterClient.sessionId;
+        await stopServer([holderClient, waiterClient]);
+        const outcome = await waiting;
+        assert.equal(resolved(outcome), false);
+        assertBetween(outcome.ms, { lowMs: 1500, highMs: 2500 }, 'acquire(1500)');
+        await server.restart();
+        await deletedBySession(waiterClient, waiterNode!, session);
+        assert.deepEqual(await holder.getParticipantNodes(), [holder.getLockPath()]);
+        await holder.release();
+      } finally {
+        await closeAll([holderClient, waiterClient]);
+      }
+    });
+
+    it('acquire(0) on a connection that stops answering mid-call (server paused): false once the connection is declared dead, not after the retry policy', async () => {
+      // The liveness check declares a silent connection dead after 2/3 of the session timeout.
+      const client = await connectedClient(server, { sessionTimeoutMs: 3000 });
+      const path = uniquePath('paused');
+      try {
+        await server.pause();
+        const outcome = await timed(() => new InterProcessMutex(client, path).acquire(0));
+        server.resume();
+        assert.equal(resolved(outcome), false);
+        assertBetween(outcome.ms, { lowMs: 0, highMs: 3000 }, 'acquire(0)');
+        await waitFor(() => client.isConnected, { message: 'reconnected' });
+        assert.deepEqual(await client.getChildren(path).catch(() => []), [], 'nothing left');
+      } finally {
+        await client.close();
+      }
+    });
+  });
+});
