@@ -64,6 +64,9 @@ describe('zkrecipes inspect', () => {
     await waiting;
     const after = await inspectJson(server, path);
     assert.equal((after.holder as Node).sessionId, sessionOf(b));
+    // A successor's token is its own node's czxid too (not the parent's pzxid, which the
+    // release has moved past it): the holder and the CLI name the same number.
+    assert.equal((after.holder as Node).fencingToken, waiter.hold!.fencingToken.toString());
     assert.deepEqual(after.waiters, []);
     await waiter.release();
   });
