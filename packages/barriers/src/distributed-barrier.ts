@@ -1,12 +1,13 @@
 import {
-  deadlineOf,
   type FrameworkClient,
   isNodeExists,
+  type SignalOptions,
   TIMED_OUT,
   validatePath,
   waitForWake,
   Wake,
 } from '@zkrecipes/framework';
+import { CallLimits, watchSignal } from './call-limits.js';
 import { validateWaitOptions, type WaitOptions } from './wait-options.js';
 
 /**
@@ -22,6 +23,10 @@ import { validateWaitOptions, type WaitOptions } from './wait-options.js';
  *
  * The barrier node is a persistent node with empty data: it survives its creator's session,
  * so a crashed coordinator leaves the gate closed until someone removes it.
+ *
+ * Every call ends on time with the server unreachable: a wait with `timeoutMs` resolves `false`
+ * when the time runs out, a `signal` rejects with its reason, and a call with neither waits
+ * for the connection until the client closes (ClosedError).
  */
 export class DistributedBarrier {
   readonly #client: FrameworkClient;
@@ -38,24 +43,33 @@ export class DistributedBarrier {
     return this.#path;
   }
 
-  /** Creates the barrier node (and missing parents); already set is fine. */
-  async setBarrier(): Promise<void> {
+  /**
+   * Creates the barrier node (and missing parents); already set is fine. Aborting `signal`
+   * rejects with its reason (a request still waiting for a connection is never sent).
+   */
+  async setBarrier(options: SignalOptions = {}): Promise<void> {
+    validateWaitOptions(options);
     try {
-      await this.#client.create(this.#path, { createParents: true });
+      await this.#client.create(this.#path, { createParents: true, signal: options.signal });
     } catch (error) {
       if (!isNodeExists(error)) throw error;
     }
   }
 
-  /** Deletes the barrier node, releasing every waiter; already removed is fine. */
-  async removeBarrier(): Promise<void> {
-    await this.#client.delete(this.#path, { quietly: true });
+  /**
+   * Deletes the barrier node, releasing every waiter; already removed is fine. Aborting
+   * `signal` rejects with its reason (a request still waiting for a connection is never sent).
+   */
+  async removeBarrier(options: SignalOptions = {}): Promise<void> {
+    validateWaitOptions(options);
+    await this.#client.delete(this.#path, { quietly: true, signal: options.signal });
   }
 
   /**
    * Waits until the barrier node does not exist. Resolves `true` once it is gone (at once if it
-   * never existed), `false` when `timeoutMs` passes first; rejects with the signal's reason on
-   * abort and with ClosedError when the client closes.
+   * never existed), `false` when `timeoutMs` passes first, whatever the connection does;
+   * `timeoutMs: 0` looks once, and only on a live connection. Rejects with the signal's reason
+   * on abort and with ClosedError when the client closes.
    *
    * Each wake-up re-reads the node, so a data change or a session change cannot let a waiter
    * through early.
@@ -64,25 +78,30 @@ export class DistributedBarrier {
     validateWaitOptions(options);
     const { timeoutMs, signal } = options;
     signal?.throwIfAborted();
-    const deadline = deadlineOf(timeoutMs);
-    for (;;) {
-      const wake = new Wake();
-      try {
-        const stat = await this.#client.exists(this.#path, {
-          watch: wake.watch,
-          signal: wake.signal,
-        });
-        if (stat === null) return true;
-        const woken = await waitForWake(wake.event, {
-          deadline,
-          signal,
-          client: this.#client,
-          path: this.#path,
-        });
-        if (woken === TIMED_OUT) return false;
-      } finally {
-        wake.cancel();
+    using limits = CallLimits.of(this.#client, timeoutMs, signal);
+    try {
+      for (;;) {
+        const wake = new Wake();
+        try {
+          const stat = await this.#client.exists(this.#path, {
+            watch: wake.watch,
+            signal: watchSignal(wake, limits?.signal),
+          });
+          if (stat === null) return true;
+          const woken = await waitForWake(wake.event, {
+            deadline: limits?.atMs,
+            signal: limits?.callerSignal,
+            client: this.#client,
+            path: this.#path,
+          });
+          if (woken === TIMED_OUT) return false;
+        } finally {
+          wake.cancel();
+        }
       }
+    } catch (error) {
+      if (limits?.ranOut(error) === true) return false;
+      throw error;
     }
   }
 }

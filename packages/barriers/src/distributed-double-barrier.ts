@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
-  deadlineOf,
+  deleteOwnNode,
   type FrameworkClient,
   InvalidArgumentError,
   isNodeExists,
@@ -14,6 +14,7 @@ import {
   Wake,
 } from '@zkrecipes/framework';
 import { READY_NODE, sortedMembers } from './barrier-members.js';
+import { CallLimits, watchSignal } from './call-limits.js';
 import { validateWaitOptions, type WaitOptions } from './wait-options.js';
 
 /** Where a {@link DistributedDoubleBarrier} object is in its enter/leave cycle. */
@@ -40,15 +41,22 @@ export type DoubleBarrierPhase = 'IDLE' | 'ENTERING' | 'ENTERED' | 'LEAVING';
  * proof that the barrier filled (the `ready` node was created or is there), never on any other
  * wake-up; a member whose enter() times out or is aborted removes its node, so it is not counted;
  * and a session lost while waiting rejects with SessionExpiredError (the member's node is gone).
- * One object can go through several enter/leave cycles; a barrier path can be reused once every
- * member of the previous round has returned from leave().
+ * One object can go through several enter/leave cycles (each enter() under a new member name);
+ * a barrier path can be reused once every member of the previous round has returned from leave().
+ *
+ * Every call ends on time with the server unreachable: with `timeoutMs` it resolves `false`
+ * when the time runs out, a `signal` rejects with its reason, and a call with neither waits for
+ * the connection until the client closes (ClosedError). A member node to remove then is
+ * removed in the background once the connection is back (or goes with the session).
  */
 export class DistributedDoubleBarrier {
   readonly #client: FrameworkClient;
   readonly #path: string;
   readonly #memberQty: number;
-  readonly #ourName = randomUUID();
-  readonly #ourPath: string;
+  // A new name per enter(): a removal of the previous one still queued for when the connection
+  // is back must not hit this one.
+  #ourName = randomUUID();
+  #ourPath: string;
   readonly #readyPath: string;
   #phase: DoubleBarrierPhase = 'IDLE';
   #ourNodeExists = false;
@@ -74,7 +82,7 @@ export class DistributedDoubleBarrier {
     return this.#path;
   }
 
-  /** This member's node (a UUID below the barrier path). */
+  /** This member's node (a UUID below the barrier path, new at each enter()). */
   get memberPath(): string {
     return this.#ourPath;
   }
@@ -86,9 +94,10 @@ export class DistributedDoubleBarrier {
 
   /**
    * Enters the barrier and waits until `memberQty` members have entered. Resolves `true` then,
-   * `false` when `timeoutMs` passes first (this member's node is removed again); rejects with
-   * the signal's reason on abort (node removed too), with ClosedError when the client closes,
-   * and with SessionExpiredError when the session ends while waiting.
+   * `false` when `timeoutMs` passes first, whatever the connection does (this member's node is
+   * removed again); `timeoutMs: 0` looks once, and only on a live connection. Rejects with the
+   * signal's reason on abort (node removed too), with ClosedError when the client closes, and
+   * with SessionExpiredError when the session ends while waiting.
    */
   async enter(options: WaitOptions = {}): Promise<boolean> {
     validateWaitOptions(options);
@@ -101,8 +110,11 @@ export class DistributedDoubleBarrier {
     options.signal?.throwIfAborted();
     this.#phase = 'ENTERING';
     this.#membershipLost = false;
+    this.#ourName = randomUUID();
+    this.#ourPath = joinPath(this.#path, this.#ourName);
+    using limits = CallLimits.of(this.#client, options.timeoutMs, options.signal);
     try {
-      const entered = await this.#enter(deadlineOf(options.timeoutMs), options.signal);
+      const entered = await this.#enter(limits);
       this.#phase = entered ? 'ENTERED' : 'IDLE';
       return entered;
     } catch (error) {
@@ -113,7 +125,8 @@ export class DistributedDoubleBarrier {
 
   /**
    * Leaves the barrier and waits until every member has left. Resolves `true` then, `false`
-   * when `timeoutMs` passes first; rejects with the signal's reason on abort, with ClosedError
+   * when `timeoutMs` passes first, whatever the connection does; rejects with the signal's
+   * reason on abort, with ClosedError
    * when the client closes, and with SessionExpiredError when this member's node vanished with
    * its session. After `false` or a rejection other than SessionExpiredError this member is
    * still leaving (phase ENTERED): call leave() again to finish.
@@ -128,8 +141,9 @@ export class DistributedDoubleBarrier {
     }
     options.signal?.throwIfAborted();
     this.#phase = 'LEAVING';
+    using limits = CallLimits.of(this.#client, options.timeoutMs, options.signal);
     try {
-      const left = await this.#leave(deadlineOf(options.timeoutMs), options.signal);
+      const left = await this.#leave(limits);
       this.#phase = left ? 'IDLE' : 'ENTERED';
       return left;
     } catch (error) {
@@ -139,20 +153,27 @@ export class DistributedDoubleBarrier {
     }
   }
 
-  async #enter(deadline: number | undefined, signal: AbortSignal | undefined): Promise<boolean> {
+  async #enter(limits: CallLimits | undefined): Promise<boolean> {
     const client = this.#client;
+    const signal = limits?.signal;
     let wake = new Wake();
     try {
       // One round trip: the three requests go out together and the server answers them in
       // order. Only the listing depends on the create; it is checked below.
+      const creating = client.create(this.#ourPath, {
+        mode: 'EPHEMERAL',
+        createParents: true,
+        signal,
+      });
+      // From here the node may exist (a create cut off in flight): every way out removes it.
+      this.#ourNodeExists = true;
       const [ready, created, listed] = await Promise.allSettled([
-        client.exists(this.#readyPath, { watch: wake.watch, signal: wake.signal }),
-        client.create(this.#ourPath, { mode: 'EPHEMERAL', createParents: true }),
-        client.getChildren(this.#path),
+        client.exists(this.#readyPath, { watch: wake.watch, signal: watchSignal(wake, signal) }),
+        creating,
+        client.getChildren(this.#path, { signal }),
       ]);
       // NODE_EXISTS: a retried create whose first attempt went through (the UUID is ours).
       if (created.status === 'rejected' && !isNodeExists(created.reason)) throw created.reason;
-      this.#ourNodeExists = true;
       this.#sessionId = client.sessionId;
       if (ready.status === 'rejected') throw ready.reason;
       if (ready.value !== null) return true;
@@ -161,21 +182,21 @@ export class DistributedDoubleBarrier {
       // A listing without our own node was answered before our create (the parent was still
       // missing, or the requests overtook each other): only a later listing counts.
       if (children === undefined || !children.includes(this.#ourName)) {
-        children = await client.getChildren(this.#path);
+        children = await client.getChildren(this.#path, { signal });
       }
       if (sortedMembers(children).length >= this.#memberQty) {
-        await this.#createReady();
+        await this.#createReady(signal);
         return true;
       }
       for (;;) {
         const woken = await waitForWake(wake.event, {
-          deadline,
-          signal,
+          deadline: limits?.atMs,
+          signal: limits?.callerSignal,
           client,
           path: this.#path,
         });
         if (woken === TIMED_OUT) {
-          await this.#withdraw();
+          await this.#withdraw(signal);
           return false;
         }
         // `ready` appeared after our check: someone counted memberQty members.
@@ -185,102 +206,128 @@ export class DistributedDoubleBarrier {
         wake.cancel();
         wake = new Wake();
         const [stat, now] = await Promise.all([
-          client.exists(this.#readyPath, { watch: wake.watch, signal: wake.signal }),
-          client.getChildren(this.#path),
+          client.exists(this.#readyPath, { watch: wake.watch, signal: watchSignal(wake, signal) }),
+          client.getChildren(this.#path, { signal }),
         ]);
         if (stat !== null) return true;
         if (sortedMembers(now).length >= this.#memberQty) {
-          await this.#createReady();
+          await this.#createReady(signal);
           return true;
         }
       }
     } catch (error) {
-      await this.#withdraw().catch(() => undefined);
+      await this.#withdraw(signal).catch(() => undefined);
+      if (limits?.ranOut(error) === true) return false;
       throw error;
     } finally {
       wake.cancel();
     }
   }
 
-  async #leave(deadline: number | undefined, signal: AbortSignal | undefined): Promise<boolean> {
+  async #leave(limits: CallLimits | undefined): Promise<boolean> {
     const client = this.#client;
+    const signal = limits?.signal;
     // Everyone watches the first listing; only the lowest member waits on that watch.
     let watchChildren = true;
     // Set once the lowest member is gone: it leaves last, so the barrier is done.
     let cleanUpReady = false;
-    for (;;) {
-      const wake = new Wake();
-      try {
-        const [listed] = await Promise.allSettled([
-          client.getChildren(
-            this.#path,
-            watchChildren ? { watch: wake.watch, signal: wake.signal } : {},
-          ),
-          cleanUpReady ? client.delete(this.#readyPath, { quietly: true }) : undefined,
-        ]);
-        if (listed.status === 'rejected' && !isNoNode(listed.reason)) throw listed.reason;
-        const members = sortedMembers(listed.status === 'fulfilled' ? listed.value : []);
-        const ourIndex = members.indexOf(this.#ourName);
-        if (ourIndex < 0 && this.#ourNodeExists) throw this.#sessionGone(false);
-        if (members.length === 0) {
-          if (!cleanUpReady) await client.delete(this.#readyPath, { quietly: true });
-          return true;
-        }
-        // (Curator also returns when one node is left and ours is already gone; but that node
-        // is a member still working, so this member waits for it like for any lowest one.)
-        if (members.length === 1 && ourIndex === 0) {
-          // Only our node is left: the lowest member leaves last, and takes `ready` with it.
-          await Promise.all([
-            client.delete(this.#ourPath, { quietly: true }),
-            client.delete(this.#readyPath, { quietly: true }),
-          ]);
-          this.#ourNodeExists = false;
-          return true;
-        }
-        let event: Promise<unknown> = wake.event;
-        let other: Wake | undefined;
-        if (ourIndex !== 0) {
-          // Not the lowest: drop our node and wait for the lowest one to go.
-          wake.cancel();
-          other = new Wake();
-          const lowest = joinPath(this.#path, members[0]!);
-          const [stat] = await Promise.all([
-            client.exists(lowest, { watch: other.watch, signal: other.signal }),
-            this.#ourNodeExists ? client.delete(this.#ourPath, { quietly: true }) : undefined,
-          ]);
-          this.#ourNodeExists = false;
-          watchChildren = false;
-          cleanUpReady = true;
-          if (stat === null) continue;
-          event = other.event;
-        } else {
-          watchChildren = true;
-        }
+    try {
+      for (;;) {
+        const wake = new Wake();
         try {
-          const woken = await waitForWake(event, { deadline, signal, client, path: this.#path });
-          if (woken === TIMED_OUT) return false;
+          const [listed] = await Promise.allSettled([
+            client.getChildren(
+              this.#path,
+              watchChildren ? { watch: wake.watch, signal: watchSignal(wake, signal) } : { signal },
+            ),
+            cleanUpReady ? client.delete(this.#readyPath, { quietly: true, signal }) : undefined,
+          ]);
+          if (listed.status === 'rejected' && !isNoNode(listed.reason)) throw listed.reason;
+          const members = sortedMembers(listed.status === 'fulfilled' ? listed.value : []);
+          const ourIndex = members.indexOf(this.#ourName);
+          if (ourIndex < 0 && this.#ourNodeExists) throw this.#sessionGone(false);
+          if (members.length === 0) {
+            if (!cleanUpReady) await client.delete(this.#readyPath, { quietly: true, signal });
+            return true;
+          }
+          // (Curator also returns when one node is left and ours is already gone; but that node
+          // is a member still working, so this member waits for it like for any lowest one.)
+          if (members.length === 1 && ourIndex === 0) {
+            // Only our node is left: the lowest member leaves last, and takes `ready` with it.
+            await Promise.all([
+              this.#removeOwnNode(signal),
+              client.delete(this.#readyPath, { quietly: true, signal }),
+            ]);
+            return true;
+          }
+          let event: Promise<unknown> = wake.event;
+          let other: Wake | undefined;
+          if (ourIndex !== 0) {
+            // Not the lowest: drop our node and wait for the lowest one to go.
+            wake.cancel();
+            other = new Wake();
+            const lowest = joinPath(this.#path, members[0]!);
+            const [stat] = await Promise.all([
+              client.exists(lowest, { watch: other.watch, signal: watchSignal(other, signal) }),
+              this.#ourNodeExists ? this.#removeOwnNode(signal) : undefined,
+            ]);
+            watchChildren = false;
+            cleanUpReady = true;
+            if (stat === null) continue;
+            event = other.event;
+          } else {
+            watchChildren = true;
+          }
+          try {
+            const woken = await waitForWake(event, {
+              deadline: limits?.atMs,
+              signal: limits?.callerSignal,
+              client,
+              path: this.#path,
+            });
+            if (woken === TIMED_OUT) return false;
+          } finally {
+            other?.cancel();
+          }
         } finally {
-          other?.cancel();
+          wake.cancel();
         }
-      } finally {
-        wake.cancel();
       }
+    } catch (error) {
+      if (limits?.ranOut(error) === true) return false;
+      throw error;
     }
   }
 
-  async #createReady(): Promise<void> {
+  async #createReady(signal: AbortSignal | undefined): Promise<void> {
     try {
-      await this.#client.create(this.#readyPath);
+      await this.#client.create(this.#readyPath, { signal });
     } catch (error) {
       if (!isNodeExists(error)) throw error;
     }
   }
 
   /** Takes this member's node back (enter gave up), so it is not counted. */
-  async #withdraw(): Promise<void> {
-    if (!this.#ourNodeExists) return;
+  async #withdraw(signal: AbortSignal | undefined): Promise<void> {
+    if (this.#ourNodeExists) await this.#removeOwnNode(signal);
+  }
+
+  /**
+   * Deletes this member's node. On a live connection the delete goes out at once (so this
+   * client's next request sees it done) and its answer is awaited until `signal` aborts (not at
+   * all once it has: the call's time is over); without a connection it goes on in the
+   * background. A failure after the call gave up is reported on the client's unhandled errors.
+   */
+  async #removeOwnNode(signal: AbortSignal | undefined): Promise<void> {
     this.#ourNodeExists = false;
-    await this.#client.delete(this.#ourPath, { quietly: true });
+    const path = this.#ourPath;
+    const removing = deleteOwnNode(this.#client, path);
+    if (signal === undefined) return removing;
+    const reported = removing.catch((error: unknown) =>
+      this.#client.reportUnhandledError(error, `removing ${path}`),
+    );
+    if (signal.aborted) return;
+    await waitForWake(reported, { signal, client: this.#client, path }).catch(() => undefined);
   }
 
   /** `expired`: a watch reported the session's end (the client may not have a new one yet). */

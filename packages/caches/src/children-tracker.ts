@@ -142,7 +142,7 @@ export class ChildrenTracker {
   /** Stops everything; waiting batches reject with ClosedError; no watch event reaches us any more. */
   close(): void {
     this.#limit.clearQueue();
-    this.#batches.rejectAll(new ClosedError({ path: this.#path }));
+    this.#batches.rejectAll(new ClosedError({ path: this.#path, detail: 'the cache is closed' }));
     this.#reads.clear();
     this.#suspects.clear();
     for (const unsubscribe of [...this.#subscriptions.values(), ...this.#unsubscribeParent]) {
@@ -229,7 +229,7 @@ export class ChildrenTracker {
   async #parentMissing(batches: ReadBatch[]): Promise<void> {
     for (const fullPath of [...this.#current.keys()]) this.#remove(fullPath);
     // Nothing to read: whoever waits for this listing is done (an empty INITIALIZED).
-    for (const batch of batches.splice(0)) batch.resolve();
+    this.#batches.listedNothing(batches.splice(0));
     const watch = this.#hub.arm('node', this.#path);
     if (watch === undefined) return; // watched already: its event comes on the creation
     const stat = await this.#client.exists(this.#path, { watch: watch.watcher });

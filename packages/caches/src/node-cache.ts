@@ -52,6 +52,8 @@ export class NodeCache {
   #readAgain = false;
   /** Set while `buildInitial`/`rebuild` reads: apply without an event. */
   #silentWaiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
+  /** The silent waiters the read under way answers: close() must still reach them. */
+  #answering: { resolve: () => void; reject: (error: unknown) => void }[] = [];
   #unsubscribeState: (() => void) | undefined;
   #unsubscribeWatch: (() => void) | undefined;
 
@@ -121,7 +123,9 @@ export class NodeCache {
 
   /** Reads the node again and applies it without a change event; resolves when done. */
   async rebuild(): Promise<void> {
-    if (this.#state === RecipeState.CLOSED) throw new ClosedError({ path: this.#path });
+    if (this.#state === RecipeState.CLOSED) {
+      throw new ClosedError({ path: this.#path, detail: 'the cache is closed' });
+    }
     if (this.#state !== RecipeState.STARTED) {
       throw new InvalidArgumentError('rebuild() before start()', { path: this.#path });
     }
@@ -134,8 +138,10 @@ export class NodeCache {
     this.#state = RecipeState.CLOSED;
     this.#unsubscribeState?.();
     this.#unsubscribeWatch?.();
-    const closed = new ClosedError({ path: this.#path });
-    for (const waiter of this.#silentWaiters.splice(0)) waiter.reject(closed);
+    const closed = new ClosedError({ path: this.#path, detail: 'the cache is closed' });
+    for (const waiter of [...this.#silentWaiters.splice(0), ...this.#answering.splice(0)]) {
+      waiter.reject(closed);
+    }
     this.#dispatcher.close();
     return Promise.resolve();
   }
@@ -168,6 +174,7 @@ export class NodeCache {
       do {
         this.#readAgain = false;
         const waiters = this.#silentWaiters.splice(0);
+        this.#answering = waiters;
         try {
           const found = await this.#readOnce();
           if (this.#state !== RecipeState.STARTED) return;
@@ -186,6 +193,7 @@ export class NodeCache {
         }
       } while (this.#readAgain && this.#state === RecipeState.STARTED);
     } finally {
+      this.#answering = [];
       this.#reading = false;
     }
   }

@@ -251,7 +251,9 @@ export class PathChildrenCache {
   }
 
   #assertStarted(operation: string): void {
-    if (this.#state === RecipeState.CLOSED) throw new ClosedError({ path: this.#path });
+    if (this.#state === RecipeState.CLOSED) {
+      throw new ClosedError({ path: this.#path, detail: 'the cache is closed' });
+    }
     if (this.#state !== RecipeState.STARTED) {
       throw new InvalidArgumentError(`${operation}() before start()`, { path: this.#path });
     }

@@ -25,6 +25,8 @@ export interface ReadBatchOptions {
 export class ReadBatches {
   readonly #active = new Set<ReadBatch>();
   #waiting: ReadBatch[] = [];
+  /** Taken by the listing under way, not attached yet: close() must still reach them. */
+  readonly #listing = new Set<ReadBatch>();
 
   /** A batch for the next listing (the caller requests that listing). */
   forNextListing(options: ReadBatchOptions): Promise<void> {
@@ -44,20 +46,31 @@ export class ReadBatches {
   takeWaiting(): ReadBatch[] {
     const batches = this.#waiting;
     this.#waiting = [];
+    for (const batch of batches) this.#listing.add(batch);
     return batches;
   }
 
   /** The listing succeeded and added its reads to `batches`: they count from now on. */
   attach(batches: readonly ReadBatch[]): void {
     for (const batch of batches) {
+      this.#listing.delete(batch);
       this.#active.add(batch);
       this.#check(batch);
+    }
+  }
+
+  /** The listing found nothing to read (the parent is missing): `batches` are done. */
+  listedNothing(batches: readonly ReadBatch[]): void {
+    for (const batch of batches) {
+      this.#listing.delete(batch);
+      batch.resolve();
     }
   }
 
   /** The listing failed: fail-fast batches reject, the others wait for the next listing. */
   listingFailed(batches: readonly ReadBatch[], error: unknown): void {
     for (const batch of batches) {
+      this.#listing.delete(batch);
       if (batch.failFast) batch.reject(error);
       else this.#waiting.push(batch);
     }
@@ -80,10 +93,11 @@ export class ReadBatches {
     }
   }
 
-  /** Every batch, active or waiting, rejects with `error`. */
+  /** Every batch, active, being listed or waiting, rejects with `error`. */
   rejectAll(error: unknown): void {
-    for (const batch of [...this.#active, ...this.#waiting]) batch.reject(error);
+    for (const batch of [...this.#active, ...this.#listing, ...this.#waiting]) batch.reject(error);
     this.#active.clear();
+    this.#listing.clear();
     this.#waiting = [];
   }
 

@@ -1,6 +1,7 @@
 import type { Observable, Subscription } from 'rxjs';
 import {
   checkEventListener,
+  ClosedError,
   type FrameworkClient,
   InvalidArgumentError,
   isErrorState,
@@ -10,6 +11,7 @@ import {
   TIMED_OUT,
   waitForWake,
 } from '@zkrecipes/framework';
+import { CallLimits } from './call-limits.js';
 import { resolveQueueOptions, type DistributedQueueOptions } from './distributed-queue-options.js';
 import { ensureAndList, ensureNode } from './ensure-queue-path.js';
 import { encodeEnvelope, envelopeSize } from './item-envelope.js';
@@ -27,8 +29,8 @@ import {
   validateWaitOptions,
   type WaitOptions,
 } from './validate-queue-input.js';
+import { whileConnected } from './while-connected.js';
 
-/** LATENT before start(), STARTED, CLOSED after close(). */
 /** The queue's lifecycle: the framework's RecipeState (LATENT, STARTED, CLOSED). */
 export type QueueState = RecipeState;
 
@@ -68,6 +70,8 @@ export class DistributedQueue<T = Buffer> {
   readonly #safety: LockSafety | undefined;
   readonly #taker: QueueTaker;
   readonly #consumption: QueueConsumption<T>;
+  /** Aborted by close() (after puts in flight had their time), with a ClosedError. */
+  readonly #closing = new AbortController();
   #state: QueueState = 'LATENT';
   #states: Subscription | undefined;
   #pendingPuts = 0;
@@ -112,6 +116,7 @@ export class DistributedQueue<T = Buffer> {
       logger: this.#logger,
     });
     this.#consumption = new QueueConsumption({
+      client,
       taker: this.#taker,
       safety: this.#safety,
       serializer,
@@ -165,9 +170,10 @@ export class DistributedQueue<T = Buffer> {
     this.#state = 'STARTED';
     try {
       const lockPath = this.#lockPath;
+      const closing = this.#closing.signal;
       const [children] = await Promise.all([
-        ensureAndList(this.#client, this.#path),
-        lockPath === undefined ? undefined : ensureNode(this.#client, lockPath),
+        ensureAndList(this.#client, this.#path, closing),
+        lockPath === undefined ? undefined : ensureNode(this.#client, lockPath, closing),
       ]);
       assertQueuePathOwned(this.#path, children, 'DistributedQueue');
       this.#limiter.seed(children.length);
@@ -189,8 +195,11 @@ export class DistributedQueue<T = Buffer> {
 
   /**
    * Adds one item; resolves the node's path once it is written. On a full bounded queue it
-   * waits for room up to `timeoutMs`, then rejects with QueueFullError. An item too big for a
-   * node, or that the serializer refuses, rejects before anything is sent.
+   * waits for room up to `timeoutMs`, then rejects with QueueFullError; when the time runs out
+   * before the item could be written (no connection), it rejects with the deadline's
+   * TimeoutError. An item too big for a node, or that the serializer refuses, rejects before
+   * anything is sent. A put still waiting for a connection when the queue closes rejects with
+   * ClosedError and is never sent.
    */
   put(item: T, options: PutOptions = {}): Promise<string> {
     return this.#put([item], undefined, options);
@@ -256,21 +265,26 @@ export class DistributedQueue<T = Buffer> {
 
   /**
    * Stops: no new items are taken; puts and consumer calls in flight get `closeTimeoutMs` to
-   * finish, then items still held are handed back (safe mode). Watches are silenced and
-   * listeners removed. A second call does nothing.
+   * finish (puts only while the connection is up: a put waiting for a connection is cut off at
+   * once, with ClosedError), then items still held are handed back (safe mode), and the
+   * presence node is removed (both waited for up to another `closeTimeoutMs`, while the
+   * connection is up). Watches are silenced and listeners removed. With the server unreachable
+   * it resolves at once, and what needs the server goes on in the background. A second call
+   * does nothing.
    */
   async close(): Promise<void> {
     if (this.#state === 'CLOSED') return;
     const started = this.#state === 'STARTED';
     this.#state = 'CLOSED';
-    if (started) {
-      const deadline = performance.now() + this.#closeTimeoutMs;
-      // A closed client fails the puts itself; close() goes on regardless.
-      await this.flushPuts({ timeoutMs: this.#closeTimeoutMs }).catch(() => false);
-      await this.#consumption.stop(Math.max(0, deadline - performance.now()));
+    const deadline = performance.now() + this.#closeTimeoutMs;
+    const remainingMs = (): number => Math.max(0, deadline - performance.now());
+    if (this.#pendingPuts > 0) {
+      await whileConnected(this.#client, this.flushPuts(), this.#closeTimeoutMs);
     }
+    this.#closing.abort(new ClosedError({ path: this.#path, detail: 'the queue is closed' }));
+    if (started) await this.#consumption.stop(remainingMs());
     this.#shutDown();
-    await this.#safety?.close();
+    await this.#safety?.close(this.#closeTimeoutMs);
   }
 
   /** Same as close(): for `await using`. */
@@ -291,6 +305,7 @@ export class DistributedQueue<T = Buffer> {
       });
     }
     validateWaitOptions(options);
+    options.signal?.throwIfAborted();
     const serialized = items.map((item) => this.#serialize(item));
     const itemBytes = serialized.reduce((sum, bytes) => sum + bytes.byteLength, 0);
     const size = envelopeSize(serialized.map((bytes) => bytes.byteLength));
@@ -300,13 +315,18 @@ export class DistributedQueue<T = Buffer> {
       ` (${itemBytes} bytes of items and ${size - itemBytes} of Curator's envelope)`,
       this.#path,
     );
+    using limits = CallLimits.of(this.#client, options.timeoutMs, options.signal);
+    const closing = this.#closing.signal;
+    const callSignal = limits?.signal;
+    const ends = callSignal === undefined ? closing : AbortSignal.any([callSignal, closing]);
     this.#pendingPuts += 1;
     try {
-      await this.#limiter.reserve(options);
+      await this.#limiter.reserve({ limits, signal: ends });
       const path = await this.#client.create(joinPath(this.#path, DISTRIBUTED_QUEUE_PREFIX), {
         data: encodeEnvelope(serialized),
         mode: 'PERSISTENT_SEQUENTIAL',
         createParents: true,
+        signal: ends,
       });
       this.#events.emit({ type: 'put', path, count: items.length });
       return path;

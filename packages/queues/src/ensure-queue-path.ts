@@ -3,23 +3,31 @@ import { isNodeExists, isNoNode, type FrameworkClient } from '@zkrecipes/framewo
 /**
  * Creates the queue's node (and parents) if missing and lists its children, in one round trip:
  * both requests go out together. A listing answered before the create (the node was missing)
- * is repeated.
+ * is repeated. `signal` ends it (a request still waiting for a connection is never sent).
  */
-export async function ensureAndList(client: FrameworkClient, path: string): Promise<string[]> {
+export async function ensureAndList(
+  client: FrameworkClient,
+  path: string,
+  signal: AbortSignal | undefined,
+): Promise<string[]> {
   const [created, listed] = await Promise.allSettled([
-    client.create(path, { createParents: true }),
-    client.getChildren(path),
+    client.create(path, { createParents: true, signal }),
+    client.getChildren(path, { signal }),
   ]);
   if (created.status === 'rejected' && !isNodeExists(created.reason)) throw created.reason;
   if (listed.status === 'fulfilled') return listed.value;
   if (!isNoNode(listed.reason)) throw listed.reason;
-  return client.getChildren(path);
+  return client.getChildren(path, { signal });
 }
 
 /** Creates a node (and parents) unless it exists. */
-export async function ensureNode(client: FrameworkClient, path: string): Promise<void> {
+export async function ensureNode(
+  client: FrameworkClient,
+  path: string,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   try {
-    await client.create(path, { createParents: true });
+    await client.create(path, { createParents: true, signal });
   } catch (error) {
     if (!isNodeExists(error)) throw error;
   }

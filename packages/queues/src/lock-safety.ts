@@ -12,6 +12,7 @@
 // instead of deleting an item (and a lock) another consumer now holds.
 import { randomUUID } from 'node:crypto';
 import {
+  deleteOwnNode,
   type FrameworkClient,
   isNodeExists,
   isNoNode,
@@ -25,6 +26,7 @@ import {
   type Wake,
 } from '@zkrecipes/framework';
 import { DISTRIBUTED_QUEUE_PREFIX } from './queue-node-names.js';
+import { whileConnected } from './while-connected.js';
 
 /** The prefix of presence nodes in the lock path (never an item name: those are `queue-N`). */
 export const PRESENCE_PREFIX = 'zkr-consumer-';
@@ -37,7 +39,10 @@ export interface Lease {
   readonly lockNodePath: string;
   /** The presence node the lock was taken under. */
   readonly presencePath: string;
-  /** Aborts when the lock may be lost: the client's error-policy states (SUSPENDED, LOST). */
+  /**
+   * Aborts when the lock may be lost (the client's error-policy states: SUSPENDED, LOST) or the
+   * queue closes. One per lease, released when the lease ends.
+   */
   readonly signal: AbortSignal;
 }
 
@@ -72,7 +77,15 @@ export class LockSafety {
   readonly #closed = new AbortController();
   #generation = 0;
   #presence: { readonly path: string; readonly ready: Promise<void> } | undefined;
-  #scope = new AbortController();
+  /** Presence nodes this consumer created (or may have): close() deletes them. */
+  readonly #presencePaths = new Set<string>();
+  /** The signals of the leases held now, by lease. */
+  readonly #leaseSignals = new Map<Lease, AbortController>();
+  /** Grows at every moment held locks may have been lost; a lock taken across one is doubtful. */
+  #epoch = 0;
+  #lossReason: unknown;
+  /** Locks and finishes under way: close() lets them end before it removes the presence node. */
+  readonly #pending = new Set<Promise<unknown>>();
 
   constructor(client: FrameworkClient, queuePath: string, lockPath: string, logger: Logger) {
     this.#client = client;
@@ -83,25 +96,26 @@ export class LockSafety {
 
   /** Tells current lease holders their locks may be lost; later leases get a fresh signal. */
   holdMayBeLost(reason: string): void {
-    this.#scope.abort(
-      new SessionExpiredError({ detail: `the item's lock may be lost: ${reason}` }),
-    );
-    this.#scope = new AbortController();
+    this.#loseAll(new SessionExpiredError({ detail: `the item's lock may be lost: ${reason}` }));
   }
 
   /**
    * Tries to lock an item whose data (at `version`) this consumer has read. When another
    * consumer holds it, `wake` is left watching that lock; otherwise it is cancelled.
    */
-  async lock(name: string, version: number, wake: Wake): Promise<LockOutcome> {
-    try {
-      const outcome = await this.#lock(name, version, wake);
-      if (outcome.kind !== 'busy') wake.cancel();
-      return outcome;
-    } catch (error) {
-      wake.cancel();
-      throw error;
-    }
+  lock(name: string, version: number, wake: Wake): Promise<LockOutcome> {
+    return this.#track(
+      this.#lock(name, version, wake).then(
+        (outcome) => {
+          if (outcome.kind !== 'busy') wake.cancel();
+          return outcome;
+        },
+        (error: unknown) => {
+          wake.cancel();
+          throw error;
+        },
+      ),
+    );
   }
 
   async #lock(name: string, version: number, wake: Wake): Promise<LockOutcome> {
@@ -109,8 +123,10 @@ export class LockSafety {
     const lockNodePath = joinPath(this.#lockPath, name);
     for (let attempt = 0; ; attempt += 1) {
       const presencePath = await this.#currentPresence();
-      const signal = this.#scope.signal;
-      const lease: Lease = { name, itemPath, lockNodePath, presencePath, signal };
+      // A loss while the multi is out makes the new lease doubtful from its first moment.
+      const epoch = this.#epoch;
+      const newLease = (): Lease =>
+        this.#lease({ name, itemPath, lockNodePath, presencePath }, epoch);
       // The lock's data names its holder, so a lock this consumer made can be told apart from
       // one another consumer on the same session made (Curator puts the host address there).
       const holder = Buffer.from(presencePath.slice(presencePath.lastIndexOf('/') + 1));
@@ -120,7 +136,7 @@ export class LockSafety {
           op.create(lockNodePath, { mode: 'EPHEMERAL', data: holder }),
           op.check(itemPath, { version }),
         ]);
-        return { kind: 'locked', lease };
+        return { kind: 'locked', lease: newLease() };
       } catch (error) {
         if (!(error instanceof TransactionFailedError)) throw error;
         if (error.failedOpIndex === 0) {
@@ -140,7 +156,7 @@ export class LockSafety {
           if (attempt < 3) continue; // released meanwhile: try again
           return { kind: 'gone' };
         }
-        return mine ? { kind: 'locked', lease } : { kind: 'busy' };
+        return mine ? { kind: 'locked', lease: newLease() } : { kind: 'busy' };
       }
     }
   }
@@ -162,9 +178,14 @@ export class LockSafety {
   /**
    * Ends a lease: deletes (or requeues, or just unlocks) the item in one multi guarded by the
    * presence check. Connection trouble is retried until it goes through, the lease turns out
-   * lost, or this safety closes.
+   * lost, or the client closes; the queue's close does not stop it (close() waits for it only
+   * while connected, and removes the presence node after it).
    */
-  async finish(lease: Lease, end: LeaseEnd): Promise<FinishOutcome> {
+  finish(lease: Lease, end: LeaseEnd): Promise<FinishOutcome> {
+    return this.#track(this.#finish(lease, end)).finally(() => this.#endLease(lease));
+  }
+
+  async #finish(lease: Lease, end: LeaseEnd): Promise<FinishOutcome> {
     const ops: TransactionOp[] = [op.check(lease.presencePath)];
     if (end.kind !== 'release') ops.push(op.delete(lease.itemPath));
     if (end.kind === 'requeue') {
@@ -188,12 +209,12 @@ export class LockSafety {
             // The item is gone although our presence (hence our lock) is there: an earlier
             // attempt of this very multi whose reply was lost, or a consumer that ignores
             // locks. Either way it is done; make sure our lock goes too.
-            if (end.kind !== 'release') await this.finish(lease, { kind: 'release' });
+            if (end.kind !== 'release') await this.#finish(lease, { kind: 'release' });
             return { kind: 'done' };
           }
           throw error;
         }
-        if (!isRetryable(error) || this.#closed.signal.aborted) throw error;
+        if (!isRetryable(error)) throw error;
         const delayMs = Math.min(MAX_FINISH_BACKOFF_MS, 50 * 2 ** failures);
         this.#logger.debug('retrying the end of a lease', { path: lease.itemPath, delayMs, error });
         await new Promise((resolve) => setTimeout(resolve, delayMs));
@@ -201,20 +222,62 @@ export class LockSafety {
     }
   }
 
-  /** Stops retries and removes the presence node (call once no lease is left). */
-  async close(): Promise<void> {
-    this.#closed.abort();
-    this.#scope.abort(new SessionExpiredError({ detail: 'the queue is closed' }));
-    const presence = this.#presence;
-    this.#presence = undefined;
-    if (presence === undefined) return;
-    try {
-      await presence.ready;
-      await this.#client.delete(presence.path, { quietly: true });
-    } catch (error) {
+  /**
+   * Closes: every lease's signal aborts, and once the locks and finishes under way have ended,
+   * the presence node is deleted (through deleteOwnNode: in the background when not connected).
+   * Resolves when that is done, or at once when the connection is not up, or after `timeoutMs`;
+   * what is left goes on in the background.
+   */
+  async close(timeoutMs: number): Promise<void> {
+    if (this.#closed.signal.aborted) return;
+    const closed = new SessionExpiredError({ detail: 'the queue is closed' });
+    this.#closed.abort(closed);
+    this.#loseAll(closed);
+    const cleanup = this.#removePresence().catch((error: unknown) => {
       // Ephemeral: it goes with the session anyway.
-      this.#logger.debug('could not delete the presence node', { path: presence.path, error });
+      this.#logger.debug('could not delete the presence node', { error });
+    });
+    await whileConnected(this.#client, cleanup, timeoutMs);
+  }
+
+  /** After every lock and finish under way: those need the presence node to be there. */
+  async #removePresence(): Promise<void> {
+    while (this.#pending.size > 0) {
+      await Promise.allSettled([...this.#pending]);
+      // A lock that ended may start its release in a continuation: let those run first.
+      await new Promise((resolve) => setImmediate(resolve));
     }
+    this.#presence = undefined;
+    await Promise.all([...this.#presencePaths].map((path) => deleteOwnNode(this.#client, path)));
+  }
+
+  #track<T>(work: Promise<T>): Promise<T> {
+    this.#pending.add(work);
+    const forget = (): void => {
+      this.#pending.delete(work);
+    };
+    work.then(forget, forget);
+    return work;
+  }
+
+  #lease(fields: Omit<Lease, 'signal'>, epoch: number): Lease {
+    const controller = new AbortController();
+    const lease: Lease = { ...fields, signal: controller.signal };
+    if (epoch !== this.#epoch || this.#closed.signal.aborted) controller.abort(this.#lossReason);
+    else this.#leaseSignals.set(lease, controller);
+    return lease;
+  }
+
+  #endLease(lease: Lease): void {
+    this.#leaseSignals.delete(lease);
+  }
+
+  #loseAll(reason: unknown): void {
+    this.#epoch += 1;
+    this.#lossReason = reason;
+    const controllers = [...this.#leaseSignals.values()];
+    this.#leaseSignals.clear();
+    for (const controller of controllers) controller.abort(reason);
   }
 
   #currentPresence(): Promise<string> {
@@ -224,15 +287,18 @@ export class LockSafety {
         this.#lockPath,
         `${PRESENCE_PREFIX}${this.#instanceId}-${this.#generation}`,
       );
-      const ready = this.#client.create(path, { mode: 'EPHEMERAL', createParents: true }).then(
-        () => undefined,
-        (error: unknown) => {
-          // A retried create whose first attempt went through: the node is ours.
-          if (isNodeExists(error)) return;
-          this.#forgetPresence(path);
-          throw error;
-        },
-      );
+      this.#presencePaths.add(path);
+      const ready = this.#client
+        .create(path, { mode: 'EPHEMERAL', createParents: true, signal: this.#closed.signal })
+        .then(
+          () => undefined,
+          (error: unknown) => {
+            // A retried create whose first attempt went through: the node is ours.
+            if (isNodeExists(error)) return;
+            this.#forgetPresence(path);
+            throw error;
+          },
+        );
       this.#presence = { path, ready };
     }
     const { path, ready } = this.#presence;

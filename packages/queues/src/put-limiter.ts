@@ -9,6 +9,7 @@
 // listed only when that estimate reaches a bound. Other producers' puts are not seen until then,
 // so like Curator's the bound is approximate; consumers' deletes only make it stricter.
 import { type FrameworkClient, TIMED_OUT, waitForWake, Wake } from '@zkrecipes/framework';
+import { type CallLimits, watchSignal } from './call-limits.js';
 import { QueueFullError } from './queue-full-error.js';
 
 /** The default ceiling on a queue's nodes (see put-limiter.ts). */
@@ -16,8 +17,9 @@ export const DEFAULT_HARD_MAX_ITEMS = 50_000;
 
 /** Options of {@link PutLimiter.reserve}. */
 export interface ReserveOptions {
-  /** How long a put may wait for room under maxItems; undefined waits as long as it takes. */
-  readonly timeoutMs?: number | undefined;
+  /** The put's limits: how long it may wait for room under maxItems. Default: no limit. */
+  readonly limits?: CallLimits | undefined;
+  /** What its requests and its wait get: the put's limits and the queue's close together. */
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -60,17 +62,20 @@ export class PutLimiter {
 
   /** Resolves when one more node fits; rejects with QueueFullError when it does not. */
   async reserve(options: ReserveOptions = {}): Promise<void> {
+    const { limits, signal } = options;
     const bound = this.#bound;
     const waits = this.#maxItems !== undefined && this.#maxItems <= this.#hardMaxItems;
-    const started = performance.now();
-    const deadline = options.timeoutMs === undefined ? undefined : started + options.timeoutMs;
+    const deadline = limits?.atMs;
     for (;;) {
       if (this.tryReserve()) return;
       const wake = waits ? new Wake() : undefined;
       try {
+        // Only on a full queue: the watch is silenced with the wait, the read ends with the put.
         const children = await this.#client.getChildren(
           this.#path,
-          wake === undefined ? {} : { watch: wake.watch, signal: wake.signal },
+          wake === undefined
+            ? { signal }
+            : { watch: wake.watch, signal: watchSignal(wake, signal) },
         );
         this.#estimate = children.length;
         if (children.length < bound) continue;
@@ -85,15 +90,19 @@ export class PutLimiter {
               'use a message broker',
           );
         }
-        options.signal?.throwIfAborted();
+        signal?.throwIfAborted();
         const woken =
           deadline !== undefined && deadline <= performance.now()
             ? TIMED_OUT
             : await waitForWake(wake.event, {
                 deadline,
-                signal: options.signal,
+                signal,
                 client: this.#client,
                 path: this.#path,
+              }).catch((error: unknown) => {
+                // `signal` carries the deadline too: its expiry is this wait's timeout.
+                if (limits?.ranOut(error) === true) return TIMED_OUT;
+                throw error;
               });
         if (woken === TIMED_OUT) {
           throw new QueueFullError(
@@ -101,7 +110,7 @@ export class PutLimiter {
             'maxItems',
             bound,
             children.length,
-            `no room within ${options.timeoutMs ?? 0} ms`,
+            `no room within ${limits?.timeoutMs ?? 0} ms`,
           );
         }
       } finally {

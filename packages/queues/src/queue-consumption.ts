@@ -2,20 +2,24 @@
 // what happens to an item after its consumer ran (Curator's processNormally and
 // processWithLockSafety), and stopping at close().
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isClosed, type Logger, TIMED_OUT } from '@zkrecipes/framework';
+import { ClosedError, type FrameworkClient, isClosed, type Logger } from '@zkrecipes/framework';
+import { CallLimits } from './call-limits.js';
 import { ErrorMode } from './error-mode.js';
 import { decodeEnvelope } from './item-envelope.js';
 import type { LeaseEnd, LockSafety } from './lock-safety.js';
 import type { QueueEvents } from './queue-events.js';
 import type { QueueSerializer } from './queue-serializer.js';
 import type { QueueTaker, TakenItem } from './queue-taker.js';
+import { settleWithin } from './settle-within.js';
+import { whileConnected } from './while-connected.js';
 
 /** What a consumer is told besides the item. */
 export interface ConsumeContext {
   /**
-   * Safe mode: aborts when the item's lock may be lost (the client's error-policy states:
-   * SUSPENDED and LOST by default), so a long job can stop early; finishing an item whose lock
-   * was lost is refused anyway. Plain mode: aborts when the queue closes.
+   * This item's own signal. Safe mode: aborts when the item's lock may be lost (the client's
+   * error-policy states: SUSPENDED and LOST by default) or the queue closes, so a long job can
+   * stop early; finishing an item whose lock was lost is refused anyway. Plain mode: aborts
+   * when the queue closes. A listener added to it goes away with the item.
    */
   readonly signal: AbortSignal;
   /** The item's node path. */
@@ -29,6 +33,7 @@ export interface ConsumeContext {
 export type QueueConsumer<T> = (item: T, context: ConsumeContext) => unknown;
 
 export interface QueueConsumptionOptions<T> {
+  readonly client: FrameworkClient;
   readonly taker: QueueTaker;
   readonly safety: LockSafety | undefined;
   readonly serializer: QueueSerializer<T>;
@@ -43,7 +48,7 @@ interface InFlight {
   abandoned: boolean;
   /** Its lease is being ended: close() leaves it alone. */
   ending: boolean;
-  /** Settles when the item is off our hands. */
+  /** Settles when the consumer is done with the item (its lease may still be ending). */
   readonly done: Promise<void>;
   readonly settle: () => void;
 }
@@ -59,6 +64,8 @@ export class QueueConsumption<T> {
   readonly #options: QueueConsumptionOptions<T>;
   readonly #stopped = new AbortController();
   readonly #inFlight = new Set<InFlight>();
+  /** Plain mode: the signals of the items being consumed, aborted by stop(). */
+  readonly #itemSignals = new Set<AbortController>();
   /** Takes under way: stop() waits for them, since they may still come back with an item. */
   readonly #taking = new Set<Promise<void>>();
 
@@ -74,12 +81,12 @@ export class QueueConsumption<T> {
   /**
    * An iterator over items. An item counts as done when the next one is asked for; leaving the
    * loop while holding one (break, return, throw) hands it back unprocessed in safe mode.
+   * Waits for the connection (a take, the end of a lease) end when the queue stops.
    */
   async *iterate(signal: AbortSignal | undefined): AsyncGenerator<T, void, undefined> {
-    const stop =
-      signal === undefined ? this.#stopped.signal : AbortSignal.any([signal, this.#stopped.signal]);
+    using limits = CallLimits.of(this.#options.client, undefined, signal);
     for (;;) {
-      const entry = await this.#next(stop);
+      const entry = await this.#next(limits);
       if (entry === null) return;
       const { taken } = entry;
       let handled = false;
@@ -87,39 +94,47 @@ export class QueueConsumption<T> {
         const items = await this.#decode(taken, entry);
         if (items !== undefined) {
           for (const item of items) yield item;
-          await this.#succeed(taken, entry, items.length);
+          await this.#untilStopped(this.#succeed(taken, entry, items.length));
         }
         handled = true;
       } finally {
-        if (!handled) await this.#end(taken, entry, { kind: 'release' });
+        if (!handled) {
+          // Handed back in a round trip; without a connection, in the background.
+          await whileConnected(this.#options.client, this.#end(taken, entry, { kind: 'release' }));
+        }
         this.#leave(entry);
       }
     }
   }
 
   /**
-   * Stops taking; waits up to `timeoutMs` for takes and items in flight, then hands back (safe
-   * mode) the items still held so other consumers get them.
+   * Stops taking (pending takes end at once); waits up to `timeoutMs` for consumer calls in
+   * flight, then hands back (safe mode) the items still held so other consumers get them. Ends
+   * of leases still under way go on in the background (the lock safety waits for them).
    */
   async stop(timeoutMs: number): Promise<void> {
-    this.#stopped.abort();
+    const closed = new ClosedError({ detail: 'the queue is closed' });
+    this.#stopped.abort(closed);
+    this.#options.taker.close();
+    for (const controller of this.#itemSignals) controller.abort(closed);
+    this.#itemSignals.clear();
     const settled = Promise.all(this.#taking).then(() =>
       Promise.all([...this.#inFlight].map((entry) => entry.done)),
     );
     const timer = new AbortController();
-    const timeout = sleep(timeoutMs, TIMED_OUT, { signal: timer.signal }).catch(() => undefined);
+    const timeout = sleep(timeoutMs, undefined, { signal: timer.signal }).catch(() => undefined);
     await Promise.race([settled, timeout]);
     timer.abort();
     for (const entry of this.#inFlight) {
       if (entry.abandoned || entry.ending) continue;
       entry.abandoned = true;
-      await this.#end(entry.taken, entry, { kind: 'release' }, true);
+      void this.#end(entry.taken, entry, { kind: 'release' }, true);
     }
   }
 
   async #work(consumer: QueueConsumer<T>): Promise<void> {
     for (;;) {
-      const entry = await this.#next(this.#stopped.signal);
+      const entry = await this.#next(undefined);
       if (entry === null) return;
       try {
         await this.#consume(entry.taken, entry, consumer);
@@ -130,25 +145,25 @@ export class QueueConsumption<T> {
   }
 
   /**
-   * Takes the next item and registers it as in flight; null once `signal` aborts (or the client
-   * closed). A safe-mode item that arrives after the abort is handed straight back; a
-   * plain-mode one is already off the queue, so it is still delivered.
+   * Takes the next item and registers it as in flight; null once the iterator's signal aborts,
+   * the queue stops or the client closes. A safe-mode item that arrives after stop() is handed
+   * straight back; a plain-mode one is already off the queue, so it is still delivered.
    */
-  async #next(signal: AbortSignal): Promise<InFlight | null> {
+  async #next(limits: CallLimits | undefined): Promise<InFlight | null> {
     let finished = (): void => undefined;
     const taking = new Promise<void>((resolve) => (finished = resolve));
     this.#taking.add(taking);
     try {
       for (;;) {
-        const taken = await this.#take(signal);
+        const taken = await this.#take(limits);
         if (taken === null) return null;
         if (taken === undefined) continue;
         let settle = (): void => undefined;
         const done = new Promise<void>((resolve) => (settle = resolve));
         const entry: InFlight = { taken, abandoned: false, ending: false, done, settle };
         this.#inFlight.add(entry);
-        if (!signal.aborted || taken.lease === undefined) return entry;
-        await this.#end(taken, entry, { kind: 'release' });
+        if (!this.#stopped.signal.aborted || taken.lease === undefined) return entry;
+        void this.#end(taken, entry, { kind: 'release' });
         this.#leave(entry);
         return null;
       }
@@ -164,17 +179,20 @@ export class QueueConsumption<T> {
   }
 
   /** The next item; undefined to try again, null once stopped (or the client closed). */
-  async #take(signal: AbortSignal): Promise<TakenItem | undefined | null> {
+  async #take(limits: CallLimits | undefined): Promise<TakenItem | undefined | null> {
+    const stopped = this.#stopped.signal;
     for (let failures = 0; ; failures += 1) {
       try {
-        return await this.#options.taker.take({ wait: true, signal });
+        return await this.#options.taker.take({ wait: true, limits });
       } catch (error) {
-        if (signal.aborted || isClosed(error)) return null;
+        if (stopped.aborted || limits?.callerSignal?.aborted === true || isClosed(error)) {
+          return null;
+        }
         const delayMs = Math.min(MAX_BACKOFF_MS, 100 * 2 ** failures);
         this.#options.logger.warn('taking from the queue failed; retrying', { delayMs, error });
         this.#options.events.emit({ type: 'takeError', error });
         try {
-          await sleep(delayMs, undefined, { signal });
+          await settleWithin(sleep(delayMs, undefined, { signal: stopped }), limits?.callerSignal);
         } catch {
           return null;
         }
@@ -182,14 +200,39 @@ export class QueueConsumption<T> {
     }
   }
 
+  /** Waits for `work` until the queue stops (it then goes on in the background). */
+  #untilStopped(work: Promise<unknown>): Promise<unknown> {
+    return settleWithin(work, this.#stopped.signal).catch(() => undefined);
+  }
+
+  /** Plain mode: the item's own signal, aborted by stop(); released with the item. */
+  #itemSignal(): AbortController {
+    const controller = new AbortController();
+    if (this.#stopped.signal.aborted) controller.abort(this.#stopped.signal.reason);
+    else this.#itemSignals.add(controller);
+    return controller;
+  }
+
   async #consume(taken: TakenItem, entry: InFlight, consumer: QueueConsumer<T>): Promise<void> {
     const items = await this.#decode(taken, entry);
     if (items === undefined) return;
+    let own: AbortController | undefined;
+    const signal = taken.lease?.signal ?? (own = this.#itemSignal()).signal;
+    try {
+      await this.#consumeItems(taken, entry, consumer, items, { signal, node: taken.path });
+    } finally {
+      if (own !== undefined) this.#itemSignals.delete(own);
+    }
+  }
+
+  async #consumeItems(
+    taken: TakenItem,
+    entry: InFlight,
+    consumer: QueueConsumer<T>,
+    items: readonly T[],
+    context: ConsumeContext,
+  ): Promise<void> {
     const { errorMode, events, logger } = this.#options;
-    const context: ConsumeContext = {
-      signal: taken.lease?.signal ?? this.#stopped.signal,
-      node: taken.path,
-    };
     for (const item of items) {
       try {
         await consumer(item, context);
@@ -255,6 +298,8 @@ export class QueueConsumption<T> {
     if (taken.lease === undefined || safety === undefined) return { status: 'done' };
     if (entry.abandoned && !byClose) return { status: 'skipped' };
     entry.ending = true;
+    // The consumer is done with it: stop() need not wait for the lease's end.
+    entry.settle();
     try {
       const outcome = await safety.finish(taken.lease, end);
       if (outcome.kind === 'lost') {

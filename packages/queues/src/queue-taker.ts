@@ -11,6 +11,11 @@
 // read and the claim need no ordering between them: the version in the claim proves the data
 // read is the data claimed. The claim is sent before the next read-ahead, so its reply (the one
 // the caller waits for) is not queued behind a read on the server.
+//
+// A take ends on time in every connection state: what it waits for (a listing, a read shared
+// with other takes, a claim) is raced against its limits and the taker's close, and left
+// running for others when it gives up. Claims follow item-claims.ts: an item won after its take
+// gave up goes to the next take.
 import pLimit, { type LimitFunction } from 'p-limit';
 import {
   ClosedError,
@@ -24,8 +29,11 @@ import {
   Wake,
   RearmableWatch,
 } from '@zkrecipes/framework';
-import type { Lease, LockSafety } from './lock-safety.js';
+import type { CallLimits } from './call-limits.js';
+import { type ClaimResult, ItemClaims } from './item-claims.js';
+import type { Lease, LockOutcome, LockSafety } from './lock-safety.js';
 import { sortItems } from './queue-node-names.js';
+import { settleWithin } from './settle-within.js';
 
 /** An item taken off the queue. */
 export interface TakenItem {
@@ -56,10 +64,12 @@ export interface QueueTakerOptions {
 export interface TakeOptions {
   /** Wait for an item when the queue is empty (else resolve undefined). */
   readonly wait: boolean;
-  /** `performance.now()` value to give up waiting at (then resolve undefined). */
-  readonly deadline?: number | undefined;
-  /** Aborting rejects with its reason. */
-  readonly signal?: AbortSignal | undefined;
+  /**
+   * The call's timeout and signal: when the time runs out it resolves undefined, when the
+   * caller aborts it rejects with the reason. Undefined: neither (it waits for an item, or for
+   * the connection, until one comes or the taker closes).
+   */
+  readonly limits?: CallLimits | undefined;
 }
 
 type ItemRead = { readonly data: Buffer; readonly version: number } | undefined;
@@ -81,6 +91,9 @@ export class QueueTaker {
   readonly #waiters = new Set<() => void>();
   readonly #warnedForeign = new Set<string>();
   readonly #closed = new AbortController();
+  readonly #claims: ItemClaims;
+  /** Items won by a claim after its take gave up: the next takes get them first. */
+  readonly #late: TakenItem[] = [];
   /** `<queuePath>/`: item paths are this plus the name. */
   readonly #itemPrefix: string;
   #listing: Promise<void> | undefined;
@@ -102,6 +115,7 @@ export class QueueTaker {
     // The item being taken and the `prefetch` after it: all of them can be read in one go.
     this.#reads = pLimit(options.prefetch + 1);
     this.#itemPrefix = `${joinPath(options.queuePath, '')}/`;
+    this.#claims = new ItemClaims(options.client, options.queuePath);
   }
 
   /** How many children the queue had at the last listing (Curator's getLastMessageCount). */
@@ -112,44 +126,53 @@ export class QueueTaker {
   /**
    * Takes the next item: in plain mode it is deleted and ours; in safe mode it is locked and
    * the caller must end the lease. Resolves undefined when `wait` is false and the queue is
-   * empty, or when the deadline passes.
+   * empty, or when the call's time runs out.
    */
   async take(options: TakeOptions): Promise<TakenItem | undefined> {
-    for (;;) {
-      this.#throwIfClosed();
-      options.signal?.throwIfAborted();
-      const name = this.#nextCandidate();
-      if (name === undefined) {
-        // A take that would wait anyway need not list a queue that has not changed since the
-        // last listing (its watch is armed and has not fired): it waits for the watch.
-        if (
-          !options.wait ||
-          this.#listing !== undefined ||
-          this.#changed ||
-          !this.#childrenWatch.armed
-        ) {
-          await this.#relist();
+    const { wait, limits } = options;
+    try {
+      for (;;) {
+        this.#throwIfClosed();
+        limits?.throwIfAborted();
+        const late = this.#late.shift();
+        if (late !== undefined) return late;
+        const name = this.#nextCandidate();
+        if (name === undefined) {
+          // A take that would wait anyway need not list a queue that has not changed since the
+          // last listing (its watch is armed and has not fired): it waits for the watch.
+          if (!wait || this.#listing !== undefined || this.#changed || !this.#childrenWatch.armed) {
+            await this.#within(this.#relist(), limits);
+          }
+          if (this.#hasCandidate()) continue;
+          if (!wait || !(await this.#waitForChange(limits))) return undefined;
+          continue;
         }
-        if (this.#hasCandidate()) continue;
-        if (!options.wait || !(await this.#waitForChange(options))) return undefined;
-        continue;
+        const taken = await this.#attempt(name, limits);
+        if (taken !== undefined) return taken;
       }
-      const taken = await this.#attempt(name);
-      if (taken !== undefined) return taken;
+    } catch (error) {
+      if (limits?.ranOut(error) === true) return undefined;
+      throw error;
     }
   }
 
   /** The data of the first item without taking it; undefined when the queue is empty. */
-  async peek(): Promise<{ readonly name: string; readonly data: Buffer } | undefined> {
+  async peek(
+    signal: AbortSignal | undefined,
+  ): Promise<{ readonly name: string; readonly data: Buffer } | undefined> {
     for (let listed = false; ;) {
+      this.#throwIfClosed();
+      signal?.throwIfAborted();
+      const late = this.#late[0];
+      if (late !== undefined) return late;
       const name = this.#firstAvailable();
       if (name === undefined) {
         if (listed) return undefined;
-        await this.#relist();
+        await settleWithin(this.#relist(), signal, this.#closed.signal);
         listed = true;
         continue;
       }
-      const item = await this.#dataOf(name);
+      const item = await settleWithin(this.#dataOf(name), signal, this.#closed.signal);
       if (item !== undefined) return { name, data: item.data };
       this.#dropCandidate(name);
     }
@@ -169,19 +192,31 @@ export class QueueTaker {
     this.#data.delete(name);
   }
 
-  /** Stops: pending takes reject with ClosedError, watches are silenced. */
+  /**
+   * Stops: pending takes reject with ClosedError, watches are silenced. A take whose claim is
+   * in flight gets its answer while the connection is up (and with it the item); items won
+   * after their take gave up are handed back (safe mode) or reported lost (plain mode).
+   */
   close(): void {
-    this.#closed.abort();
+    if (this.#closed.signal.aborted) return;
+    this.#closed.abort(
+      new ClosedError({ path: this.#options.queuePath, detail: 'the queue is closed' }),
+    );
+    this.#claims.close();
     for (const wake of this.#busy.values()) wake.cancel();
     this.#busy.clear();
     this.#data.clear();
     this.#wakeAll();
+    for (const item of this.#late.splice(0)) this.#drop(item);
   }
 
   #throwIfClosed(): void {
-    if (this.#closed.signal.aborted) {
-      throw new ClosedError({ path: this.#options.queuePath, detail: 'the queue is closed' });
-    }
+    this.#closed.signal.throwIfAborted();
+  }
+
+  /** Waits for shared work (a listing, a read) until the call gives up or the taker closes. */
+  #within<T>(work: Promise<T>, limits: CallLimits | undefined): Promise<T> {
+    return settleWithin(work, limits?.signal, this.#closed.signal);
   }
 
   #hasCandidate(): boolean {
@@ -206,24 +241,36 @@ export class QueueTaker {
     return undefined;
   }
 
-  async #attempt(name: string): Promise<TakenItem | undefined> {
+  async #attempt(name: string, limits: CallLimits | undefined): Promise<TakenItem | undefined> {
     const { client, safety } = this.#options;
     const path = this.#itemPrefix + name;
     this.#claimed.add(name);
     // Not read yet (the first item after a listing): read it together with the next ones.
     if (!this.#data.has(name)) this.#readAhead(true);
-    let held = false;
+    // The item stays claimed while it is ours, or while a claim its take gave up on is out.
+    let keep = false;
     try {
       for (let reads = 0; reads < 3; reads += 1) {
-        const item = await this.#dataOf(name);
+        const item = await this.#within(this.#dataOf(name), limits);
         if (item === undefined) break;
+        if (this.#late.length > 0) {
+          // An older item was won meanwhile (its take had given up): it goes first.
+          this.#candidates.splice(this.#cursor, 0, name);
+          return undefined;
+        }
         if (safety !== undefined) {
           const wake = new Wake();
-          const locking = safety.lock(name, item.version, wake);
+          const locking = this.#claims.track(safety.lock(name, item.version, wake));
           this.#readAhead();
-          const outcome = await locking;
+          const result = await this.#claims.wait(locking, limits).catch((error: unknown) => {
+            keep = true;
+            void locking.then((late) => this.#lateLock(name, path, item.data, wake, late));
+            throw error;
+          });
+          if (!result.ok) throw result.error;
+          const outcome = result.value;
           if (outcome.kind === 'locked') {
-            held = true;
+            keep = true;
             return { name, path, data: item.data, lease: outcome.lease };
           }
           if (outcome.kind === 'busy') {
@@ -232,18 +279,22 @@ export class QueueTaker {
           }
           if (outcome.kind === 'gone') break;
         } else {
-          try {
-            const deleting = client.delete(path, { version: item.version });
-            this.#readAhead();
-            this.#listAhead();
-            await deleting;
-            this.#data.delete(name);
-            if (this.#listing !== undefined) this.#deletedSinceListing.add(name);
+          const deleting = this.#claims.track(
+            client.delete(path, { version: item.version, signal: this.#claims.signal }),
+          );
+          this.#readAhead();
+          this.#listAhead();
+          const result = await this.#claims.wait(deleting, limits).catch((error: unknown) => {
+            keep = true;
+            void deleting.then((late) => this.#lateDelete(name, path, item.data, late));
+            throw error;
+          });
+          if (result.ok) {
+            this.#deleted(name);
             return { name, path, data: item.data, lease: undefined };
-          } catch (error) {
-            if (isNoNode(error)) break;
-            if (!isBadVersion(error)) throw error;
           }
+          if (isNoNode(result.error)) break;
+          if (!isBadVersion(result.error)) throw result.error;
         }
         // The data changed after we read it (someone wrote to the item): read it again.
         this.#data.delete(name);
@@ -251,8 +302,67 @@ export class QueueTaker {
       this.#gone(name);
       return undefined;
     } finally {
-      if (!held) this.#claimed.delete(name);
+      if (!keep) this.#claimed.delete(name);
     }
+  }
+
+  /** Plain mode: our delete of the item went through. */
+  #deleted(name: string): void {
+    this.#data.delete(name);
+    if (this.#listing !== undefined) this.#deletedSinceListing.add(name);
+  }
+
+  /** Plain mode: the answer to a delete whose take gave up. */
+  #lateDelete(name: string, path: string, data: Buffer, result: ClaimResult<void>): void {
+    if (result.ok) {
+      this.#deleted(name);
+      this.#claimed.delete(name);
+      this.#deliverLate({ name, path, data, lease: undefined });
+    } else {
+      this.restore(name);
+    }
+  }
+
+  /** Safe mode: the answer to a lock whose take gave up. */
+  #lateLock(
+    name: string,
+    path: string,
+    data: Buffer,
+    wake: Wake,
+    result: ClaimResult<LockOutcome>,
+  ): void {
+    if (result.ok && result.value.kind === 'locked') {
+      this.#deliverLate({ name, path, data, lease: result.value.lease });
+      return;
+    }
+    wake.cancel();
+    this.restore(name);
+  }
+
+  /** An item won after its take gave up: the next take gets it; after close it is let go. */
+  #deliverLate(item: TakenItem): void {
+    if (this.#closed.signal.aborted) {
+      this.#drop(item);
+      return;
+    }
+    this.#late.push(item);
+    this.#wakeAll();
+  }
+
+  /** A won item nobody will take: its lock is released; a deleted item is reported lost. */
+  #drop(item: TakenItem): void {
+    const { safety, logger } = this.#options;
+    if (item.lease !== undefined && safety !== undefined) {
+      this.finished(item.name);
+      // Never rejects into nothing: finish() reports its failures through its outcome or log.
+      safety.finish(item.lease, { kind: 'release' }).catch(() => undefined);
+      return;
+    }
+    logger.error(
+      'an item was taken after its take() gave up, and the queue closed before another take: ' +
+        'it is lost',
+      { path: item.path },
+    );
   }
 
   /** Someone else took the item. If the queue changed since our listing, list it again. */
@@ -295,10 +405,10 @@ export class QueueTaker {
       this.#changed = false;
       this.#deletedSinceListing.clear();
       try {
-        const children = await client.getChildren(
-          queuePath,
-          watch === undefined ? {} : { watch: watch.watcher, signal: this.#closed.signal },
-        );
+        const children = await client.getChildren(queuePath, {
+          watch: watch?.watcher,
+          signal: this.#closed.signal,
+        });
         // Armed unless it fired before this reply was processed (see RearmableWatch): saying
         // so wrongly would lose every later change while items pile up.
         watch?.confirm();
@@ -347,7 +457,7 @@ export class QueueTaker {
     this.#wakeAll();
   }
 
-  async #waitForChange(options: TakeOptions): Promise<boolean> {
+  async #waitForChange(limits: CallLimits | undefined): Promise<boolean> {
     // close() wakes the waiters it sees; one that registers after it must not wait at all.
     this.#throwIfClosed();
     if (this.#changed) return true;
@@ -356,8 +466,8 @@ export class QueueTaker {
     this.#waiters.add(wake);
     try {
       const woken = await waitForWake(changed, {
-        deadline: options.deadline,
-        signal: options.signal,
+        deadline: limits?.atMs,
+        signal: limits?.callerSignal,
         client: this.#options.client,
         path: this.#options.queuePath,
       });

@@ -4,13 +4,16 @@ import {
   joinPath,
   validatePath,
   type FrameworkClient,
+  type SignalOptions,
 } from '@zkrecipes/framework';
+import { CallLimits } from './call-limits.js';
 import { ensureAndList } from './ensure-queue-path.js';
 import { NoSuchElementError } from './no-such-element-error.js';
 import { assertQueuePathOwned } from './path-ownership.js';
 import { DEFAULT_HARD_MAX_ITEMS, PutLimiter } from './put-limiter.js';
 import { SIMPLE_QUEUE_PREFIX } from './queue-node-names.js';
 import { QueueTaker } from './queue-taker.js';
+import { settleWithin } from './settle-within.js';
 import {
   describeValue,
   validateNodeSize,
@@ -45,9 +48,14 @@ export interface SimpleDistributedQueueOptions {
  * Unlike Curator's, which lists and sorts the whole queue for every take, it keeps one sorted
  * listing, lists again in the background before that runs dry, and reads item data ahead in
  * batches: a take is one round trip. It needs no start(); close() releases its watch and
- * pending takes.
+ * pending calls.
  * A taken item is removed before it is returned: if the taker dies right after, the item is
  * lost. Use DistributedQueue with a lockPath when that matters.
+ *
+ * Every call ends on time with the server unreachable: one with `timeoutMs` answers its
+ * "nothing" value (null) when the time runs out, one with a `signal` rejects with its reason,
+ * and one with neither waits for the connection until the queue or the client closes
+ * (ClosedError).
  */
 export class SimpleDistributedQueue {
   readonly #client: FrameworkClient;
@@ -56,9 +64,10 @@ export class SimpleDistributedQueue {
   readonly #limiter: PutLimiter;
   /** `<path>/qn-`, what offer() creates. */
   readonly #itemPath: string;
+  /** Aborted by close(), with a ClosedError: ends every request and wait of the queue. */
+  readonly #closing = new AbortController();
   #ready: Promise<void> | undefined;
   #isReady = false;
-  #closed = false;
 
   constructor(client: FrameworkClient, path: string, options: SimpleDistributedQueueOptions = {}) {
     validatePath(path, { allowRoot: false });
@@ -87,9 +96,11 @@ export class SimpleDistributedQueue {
 
   /**
    * Adds an item (Curator's `offer`); resolves `true` once it is written. Data over the node
-   * limit, or not bytes, rejects before anything is sent.
+   * limit, or not bytes, rejects before anything is sent; so does a closed queue (ClosedError).
+   * `signal` ends it (a request still waiting for a connection is then never sent).
    */
-  async offer(data: Uint8Array): Promise<true> {
+  async offer(data: Uint8Array, options: SignalOptions = {}): Promise<true> {
+    this.#assertOpen();
     if (!(data instanceof Uint8Array)) {
       throw new InvalidArgumentError(
         `offer() takes a Buffer or Uint8Array; got ${describeValue(data)} (a ` +
@@ -98,19 +109,25 @@ export class SimpleDistributedQueue {
       );
     }
     validateNodeSize('queue item', data.byteLength, '', this.#path);
+    validateWaitOptions(options);
+    const { signal } = options;
+    signal?.throwIfAborted();
+    const closing = this.#closing.signal;
+    const ends = signal === undefined ? closing : AbortSignal.any([signal, closing]);
     // Once ready and under the bound, the create is sent without an await before it.
-    if (!this.#isReady) await this.#ensureReady();
-    if (!this.#limiter.tryReserve()) await this.#limiter.reserve();
+    if (!this.#isReady) await settleWithin(this.#ensureReady(), ends);
+    if (!this.#limiter.tryReserve()) await this.#limiter.reserve({ signal: ends });
     await this.#client.create(this.#itemPath, {
       data,
       mode: 'PERSISTENT_SEQUENTIAL',
       createParents: true,
+      signal: ends,
     });
     return true;
   }
 
   /** Removes and returns the head, waiting for one (Curator's `take`). */
-  take(options?: { readonly signal?: AbortSignal | undefined }): Promise<Buffer>;
+  take(options?: SignalOptions): Promise<Buffer>;
   /** Removes and returns the head, waiting at most `timeoutMs`; null if none came. */
   take(options: WaitOptions & { readonly timeoutMs: number }): Promise<Buffer | null>;
   async take(options: WaitOptions = {}): Promise<Buffer | null> {
@@ -120,7 +137,8 @@ export class SimpleDistributedQueue {
 
   /**
    * Removes and returns the head, or null when the queue is empty (Curator's `poll()`). With
-   * `timeoutMs`, waits up to that long for an item first (Curator's `poll(timeout, unit)`).
+   * `timeoutMs`, waits up to that long for an item first (Curator's `poll(timeout, unit)`);
+   * `timeoutMs: 0` looks once and never waits for a connection.
    */
   async poll(options: WaitOptions = {}): Promise<Buffer | null> {
     validateWaitOptions(options);
@@ -128,30 +146,41 @@ export class SimpleDistributedQueue {
   }
 
   /** The head's data without removing it, or null when the queue is empty. */
-  async peek(): Promise<Buffer | null> {
+  async peek(options: SignalOptions = {}): Promise<Buffer | null> {
+    validateWaitOptions(options);
     this.#assertOpen();
-    await this.#ensureReady();
-    return (await this.#taker.peek())?.data ?? null;
+    const { signal } = options;
+    signal?.throwIfAborted();
+    if (!this.#isReady) await settleWithin(this.#ensureReady(), signal, this.#closing.signal);
+    return (await this.#taker.peek(signal))?.data ?? null;
   }
 
   /** The head's data without removing it; rejects with NoSuchElementError when empty. */
-  async element(): Promise<Buffer> {
-    const data = await this.peek();
+  async element(options: SignalOptions = {}): Promise<Buffer> {
+    const data = await this.peek(options);
     if (data === null) throw new NoSuchElementError(this.#path);
     return data;
   }
 
   /** Removes and returns the head; rejects with NoSuchElementError when empty. */
-  async remove(): Promise<Buffer> {
-    const data = await this.poll();
+  async remove(options: SignalOptions = {}): Promise<Buffer> {
+    validateWaitOptions(options);
+    const data = await this.poll({ signal: options.signal });
     if (data === null) throw new NoSuchElementError(this.#path);
     return data;
   }
 
-  /** Silences the watch and rejects pending takes with ClosedError. Twice is a no-op. */
+  /**
+   * Silences the watch and rejects pending calls with ClosedError (requests still waiting for a
+   * connection are never sent); later calls reject with ClosedError before sending anything. A
+   * take whose claim is in flight still gets its item while the connection is up. Resolves at
+   * once. Twice is a no-op.
+   */
   close(): Promise<void> {
-    this.#closed = true;
-    this.#taker.close();
+    if (!this.#closing.signal.aborted) {
+      this.#closing.abort(new ClosedError({ path: this.#path, detail: 'the queue is closed' }));
+      this.#taker.close();
+    }
     return Promise.resolve();
   }
 
@@ -163,22 +192,29 @@ export class SimpleDistributedQueue {
   async #take(wait: boolean, options: WaitOptions): Promise<Buffer | null> {
     this.#assertOpen();
     options.signal?.throwIfAborted();
-    const deadline =
-      options.timeoutMs === undefined ? undefined : performance.now() + options.timeoutMs;
-    if (!this.#isReady) await this.#ensureReady();
-    const taken = await this.#taker.take({ wait, deadline, signal: options.signal });
+    using limits = CallLimits.of(this.#client, options.timeoutMs, options.signal);
+    if (!this.#isReady) {
+      try {
+        await settleWithin(this.#ensureReady(), limits?.signal, this.#closing.signal);
+      } catch (error) {
+        if (limits?.ranOut(error) === true) return null;
+        throw error;
+      }
+    }
+    const taken = await this.#taker.take({ wait, limits });
     return taken?.data ?? null;
   }
 
   #assertOpen(): void {
-    if (this.#closed) {
-      throw new ClosedError({ path: this.#path, detail: 'the queue is closed' });
-    }
+    this.#closing.signal.throwIfAborted();
   }
 
-  /** Once: create the path if needed, check no other recipe uses it, count its items. */
+  /**
+   * Once: create the path if needed, check no other recipe uses it, count its items. Shared by
+   * every call, so it ends with the queue, not with one call's limits.
+   */
   #ensureReady(): Promise<void> {
-    this.#ready ??= ensureAndList(this.#client, this.#path).then(
+    this.#ready ??= ensureAndList(this.#client, this.#path, this.#closing.signal).then(
       (children) => {
         assertQueuePathOwned(this.#path, children, 'SimpleDistributedQueue');
         this.#limiter.seed(children.length);

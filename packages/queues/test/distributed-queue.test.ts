@@ -95,6 +95,49 @@ describe('DistributedQueue', () => {
     );
   });
 
+  it('each item has its own signal: 50 items with an abort listener each raise no MaxListenersExceededWarning; it aborts on close', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      if (warning.name === 'MaxListenersExceededWarning') warnings.push(warning.message);
+    };
+    process.on('warning', onWarning);
+    try {
+      for (const lockPath of [undefined, `${uniquePath('signals')}-locks`]) {
+        const path = uniquePath('signals');
+        const signals = new Set<AbortSignal>();
+        let holding: AbortSignal | undefined;
+        await using consumer = new DistributedQueue(consumerClient, path, {
+          serializer: stringSerializer(),
+          lockPath,
+          consumer: async (item, { signal }) => {
+            signal.addEventListener('abort', () => undefined);
+            signals.add(signal);
+            if (item !== 'hold') return;
+            holding = signal;
+            // Held until the queue closes: the item's own signal says so.
+            await new Promise((resolve) => signal.addEventListener('abort', resolve));
+          },
+        });
+        await using producer = new DistributedQueue(producerClient, path, {
+          serializer: stringSerializer(),
+        });
+        await Promise.all([consumer.start(), producer.start()]);
+        for (let i = 0; i < 50; i += 1) await producer.put(String(i));
+        await producer.put('hold');
+        await waitFor(() => holding !== undefined, { message: 'the held item' });
+        assert.equal(signals.size, 51, 'one signal per item');
+        assert.equal(holding?.aborted, false);
+        await consumer.close();
+        assert.equal(holding?.aborted, true);
+      }
+      // Warnings are emitted on a later tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(warnings, []);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it("putMulti: the items of one node arrive together and in order; the node is Curator's envelope", async () => {
     const path = uniquePath('multi');
     await using producer = new DistributedQueue(producerClient, path, {

@@ -142,6 +142,28 @@ describe('SimpleDistributedQueue', () => {
     await assert.rejects(closing.take(), isClosed);
   });
 
+  it('after close every call rejects with ClosedError and sends nothing', async () => {
+    const path = uniquePath('simple-closed');
+    const queue = new SimpleDistributedQueue(a, path);
+    await queue.offer(Buffer.from('kept'));
+    await queue.close();
+    await queue.close(); // twice is a no-op
+    const calls: (() => Promise<unknown>)[] = [
+      () => queue.offer(Buffer.from('after close')),
+      () => queue.take(),
+      () => queue.take({ timeoutMs: 10 }),
+      () => queue.poll(),
+      () => queue.peek(),
+      () => queue.element(),
+      () => queue.remove(),
+    ];
+    for (const call of calls) await assert.rejects(call(), isClosed);
+    // The item is still there, alone: nothing was taken, nothing written.
+    const children = await a.getChildren(path);
+    assert.equal(children.length, 1);
+    assert.deepEqual((await a.getData(`${path}/${children[0]}`)).data, Buffer.from('kept'));
+  });
+
   it('concurrent takers on several clients share the items: each taken exactly once', async () => {
     const path = uniquePath('simple-shared');
     const producer = new SimpleDistributedQueue(a, path);

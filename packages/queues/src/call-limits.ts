@@ -1,0 +1,120 @@
+// What one queue call may spend, made once in the public method and passed down to every
+// request and wait of the call: its Deadline (the caller's timeout and signal).
+//
+// A timeout of 0 means "look once, never wait". A deadline of 0 would abort its own first
+// request, and no deadline at all would let an outage that starts mid-call hold it for the whole
+// retry policy; so its requests get a signal that aborts when the connection goes instead: on a
+// live connection a look takes a round trip, and a lost connection answers like a timeout.
+import {
+  ConnectionLossError,
+  Deadline,
+  type FrameworkClient,
+  isConnectedState,
+  type Wake,
+} from '@zkrecipes/framework';
+
+/** A queue call's deadline, and the signal its requests and waits get. */
+export class CallLimits implements Disposable {
+  /** The call's deadline: the caller's timeout and signal. */
+  readonly deadline: Deadline;
+  /** The caller's timeout, for messages; undefined without one. */
+  readonly timeoutMs: number | undefined;
+  readonly #client: FrameworkClient;
+  readonly #lookOnce: boolean;
+  #connection: { controller: AbortController; unsubscribe: () => void } | undefined;
+  #signal: AbortSignal | undefined;
+
+  private constructor(
+    client: FrameworkClient,
+    timeoutMs: number | undefined,
+    signal?: AbortSignal,
+  ) {
+    this.#client = client;
+    this.deadline = Deadline.of({ timeoutMs, signal });
+    this.timeoutMs = timeoutMs;
+    this.#lookOnce = timeoutMs === 0;
+  }
+
+  /**
+   * The limits of a call given `timeoutMs` and `signal`; undefined when given neither (nothing to
+   * pay for: no timer, no signal).
+   */
+  static of(
+    client: FrameworkClient,
+    timeoutMs: number | undefined,
+    signal: AbortSignal | undefined,
+  ): CallLimits | undefined {
+    if (timeoutMs === undefined && signal === undefined) return undefined;
+    return new CallLimits(client, timeoutMs, signal);
+  }
+
+  /** When waiting ends (`performance.now()` clock); for a timeout of 0, at once. */
+  get atMs(): number | undefined {
+    return this.deadline.atMs;
+  }
+
+  /** The caller's own signal: its abort rejects the call with its reason. */
+  get callerSignal(): AbortSignal | undefined {
+    return this.deadline.callerSignal;
+  }
+
+  /**
+   * What the call's requests and waits get: the deadline's signal, or for a timeout of 0 one
+   * that aborts when the connection goes (with the caller's).
+   */
+  get signal(): AbortSignal | undefined {
+    if (!this.#lookOnce) return this.deadline.signal;
+    if (this.#signal === undefined) {
+      const connection = this.#connectionSignal();
+      const caller = this.deadline.callerSignal;
+      this.#signal = caller === undefined ? connection : AbortSignal.any([caller, connection]);
+    }
+    return this.#signal;
+  }
+
+  /**
+   * True when `error` only says the time given ran out (the deadline passed, or a look-once
+   * call's connection went): the call then answers its "nothing" value. The caller's abort is not.
+   */
+  ranOut(error: unknown): boolean {
+    const connection = this.#connection?.controller.signal;
+    return (
+      this.deadline.isExpiry(error) || (connection?.aborted === true && error === connection.reason)
+    );
+  }
+
+  /** Throws the caller's reason when the caller's signal has aborted. */
+  throwIfAborted(): void {
+    this.deadline.throwIfAborted();
+  }
+
+  [Symbol.dispose](): void {
+    this.deadline.dispose();
+    this.#connection?.unsubscribe();
+  }
+
+  #connectionSignal(): AbortSignal {
+    const controller = new AbortController();
+    const lost = (): void => {
+      if (!controller.signal.aborted) {
+        controller.abort(new ConnectionLossError({ detail: 'no connection to look once on' }));
+      }
+    };
+    // The state stream replays the current state; completing means the client closed (its
+    // requests then reject with ClosedError themselves).
+    const subscription = this.#client.connectionStates.subscribe((state) => {
+      if (!isConnectedState(state)) lost();
+    });
+    if (!this.#client.isConnected) lost();
+    this.#connection = { controller, unsubscribe: () => subscription.unsubscribe() };
+    return controller.signal;
+  }
+}
+
+/**
+ * The signal of a read that sets `wake`'s watch: the wake's (cancelling it silences the
+ * watcher) and the call's, if any (ending the call ends the read).
+ */
+export function watchSignal(wake: Wake, signal: AbortSignal | undefined): AbortSignal {
+  return signal === undefined ? wake.signal : AbortSignal.any([wake.signal, signal]);
+}
