@@ -1,4 +1,5 @@
 import {
+  checkClient,
   type FrameworkClient,
   isNodeExists,
   type SignalOptions,
@@ -33,6 +34,7 @@ export class DistributedBarrier {
   readonly #path: string;
 
   constructor(client: FrameworkClient, barrierPath: string) {
+    checkClient('DistributedBarrier', client);
     validatePath(barrierPath, { allowRoot: false });
     this.#client = client;
     this.#path = barrierPath;

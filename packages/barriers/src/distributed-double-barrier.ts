@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  checkClient,
   deleteOwnNode,
   type FrameworkClient,
   InvalidArgumentError,
@@ -64,6 +65,7 @@ export class DistributedDoubleBarrier {
   #sessionId: bigint | undefined;
 
   constructor(client: FrameworkClient, barrierPath: string, memberQty: number) {
+    checkClient('DistributedDoubleBarrier', client);
     validatePath(barrierPath, { allowRoot: false });
     if (typeof memberQty !== 'number' || !Number.isSafeInteger(memberQty) || memberQty < 1) {
       throw new InvalidArgumentError(

@@ -1,6 +1,7 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
 import {
   booleanOption,
+  checkClient,
   checkEventListener,
   checkOptionsObject,
   ClosedError,
@@ -58,6 +59,7 @@ export class NodeCache {
   #unsubscribeWatch: (() => void) | undefined;
 
   constructor(client: FrameworkClient, path: string) {
+    checkClient('NodeCache', client);
     validatePath(path);
     this.#client = client;
     this.#path = path;

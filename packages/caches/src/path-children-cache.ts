@@ -1,6 +1,7 @@
 import { Subject, type Observable } from 'rxjs';
 import {
   booleanOption,
+  checkClient,
   checkEventListener,
   checkOptionsObject,
   ClosedError,
@@ -70,6 +71,7 @@ export class PathChildrenCache {
   #unsubscribeState: (() => void) | undefined;
 
   constructor(client: FrameworkClient, path: string, options: PathChildrenCacheOptions = {}) {
+    checkClient('PathChildrenCache', client);
     validatePath(path);
     checkOptionsObject(options);
     const cacheData = booleanOption('cacheData', options.cacheData, true);

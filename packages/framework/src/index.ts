@@ -187,6 +187,7 @@ export {
   booleanOption,
   checkEventListener,
   checkListener,
+  checkClient,
   checkOptionsObject,
   positiveIntegerOption,
 } from './recipe-support/option-checks.js';

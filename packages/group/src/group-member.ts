@@ -1,5 +1,6 @@
 import { BehaviorSubject, merge, type Observable } from 'rxjs';
 import {
+  checkClient,
   checkEventListener,
   checkOptionsObject,
   CreateMode,
@@ -60,6 +61,7 @@ export class GroupMember {
     payload: Uint8Array = new Uint8Array(0),
     options: GroupMemberOptions = {},
   ) {
+    checkClient('GroupMember', client);
     validatePath(groupPath);
     if (typeof memberId !== 'string' || memberId === '' || memberId.includes('/')) {
       throw new InvalidArgumentError(

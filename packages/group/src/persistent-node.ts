@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Subject, type Observable } from 'rxjs';
 import {
   booleanOption,
+  checkClient,
   checkEventListener,
   checkOptionsObject,
   ClosedError,
@@ -81,6 +82,7 @@ export class PersistentNode {
     data: Uint8Array = new Uint8Array(0),
     options: PersistentNodeOptions = {},
   ) {
+    checkClient('PersistentNode', client);
     const sequential = mode === CreateMode.EPHEMERAL_SEQUENTIAL || mode === 'PERSISTENT_SEQUENTIAL';
     validatePath(path, { sequential });
     if (!Object.values(CreateMode).includes(mode)) {

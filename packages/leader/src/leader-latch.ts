@@ -1,19 +1,20 @@
 import type { Observable } from 'rxjs';
 import {
+  checkClient,
   ClosedError,
   ConnectionState,
   deleteOwnNode,
+  type FrameworkClient,
   InvalidArgumentError,
   isClosed,
   isErrorState,
   isNoNode,
   isRetryable,
   joinPath,
+  type Logger,
   nodeName,
   validatePath,
   validateTimeoutMs,
-  type FrameworkClient,
-  type Logger,
 } from '@zkrecipes/framework';
 import { sortParticipants } from '@zkrecipes/locks';
 import {
@@ -97,6 +98,7 @@ export class LeaderLatch {
   readonly #closer = new AbortController();
 
   constructor(client: FrameworkClient, path: string, options: LeaderLatchOptions = {}) {
+    checkClient('LeaderLatch', client);
     validatePath(path);
     checkOptionsObject(options);
     this.#id = checkId(options.id);

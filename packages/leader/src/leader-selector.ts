@@ -1,16 +1,17 @@
 import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import type { Observable } from 'rxjs';
 import {
+  checkClient,
   ClosedError,
   ConnectionLossError,
   ConnectionState,
+  type FrameworkClient,
   InvalidArgumentError,
   isClosed,
   isErrorState,
+  type Logger,
   SessionExpiredError,
   validatePath,
-  type FrameworkClient,
-  type Logger,
 } from '@zkrecipes/framework';
 import { InterProcessMutex, runInFlow } from '@zkrecipes/locks';
 import {
@@ -120,6 +121,7 @@ export class LeaderSelector {
     listener: LeaderSelectorListener | TakeLeadership,
     options: LeaderSelectorOptions = {},
   ) {
+    checkClient('LeaderSelector', client);
     validatePath(path);
     checkOptionsObject(options);
     this.#takeLeadership = checkSelectorListener(listener);

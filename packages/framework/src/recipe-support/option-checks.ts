@@ -46,3 +46,20 @@ export function checkEventListener(expected: string, event: unknown, listener: u
   }
   checkListener(listener);
 }
+
+/**
+ * The first check of every recipe constructor: `client` is a client from `createFramework` (or
+ * a namespace view), so a caller who passed something else learns it from an
+ * InvalidArgumentError naming the recipe, not from a TypeError deep inside it.
+ */
+export function checkClient(recipe: string, client: unknown): void {
+  const candidate = client as { getChildren?: unknown; usingNamespace?: unknown } | null;
+  if (
+    typeof candidate?.getChildren !== 'function' ||
+    typeof candidate.usingNamespace !== 'function'
+  ) {
+    throw new InvalidArgumentError(
+      `${recipe} needs a client from createFramework(); got ${describeValue(client)}`,
+    );
+  }
+}

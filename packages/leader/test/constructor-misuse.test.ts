@@ -1,0 +1,26 @@
+// Recipe constructors called from untyped JavaScript with something that is not a client: a
+// typed InvalidArgumentError naming the recipe, before anything else happens.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { InvalidArgumentError, type FrameworkClient } from '@zkrecipes/framework';
+import { LeaderLatch, LeaderSelector } from '../src/index.js';
+
+const notClients: unknown[] = [null, undefined, {}, 'client', 42, { getChildren: () => [] }];
+
+const constructors: [string, (client: FrameworkClient) => unknown][] = [
+  ['LeaderLatch', (client) => new LeaderLatch(client, '/l')],
+  ['LeaderSelector', (client) => new LeaderSelector(client, '/l', () => Promise.resolve())],
+];
+
+describe('constructors given something that is not a client', () => {
+  for (const [name, construct] of constructors) {
+    it(`${name} rejects each with InvalidArgumentError naming it`, () => {
+      for (const notClient of notClients) {
+        assert.throws(
+          () => construct(notClient as FrameworkClient),
+          (error) => error instanceof InvalidArgumentError && error.message.includes(name),
+        );
+      }
+    });
+  }
+});
