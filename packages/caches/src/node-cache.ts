@@ -8,7 +8,7 @@ import {
   ConnectionState,
   EventDispatcher,
   type FrameworkClient,
-  InvalidArgumentError,
+  IllegalStateError,
   isClosed,
   isNoNode,
   type RecipeError,
@@ -107,7 +107,7 @@ export class NodeCache {
     checkOptionsObject(options);
     const buildInitial = booleanOption('buildInitial', options.buildInitial, false);
     if (this.#state !== RecipeState.LATENT) {
-      throw new InvalidArgumentError(`start() on a ${this.#state} NodeCache`, { path: this.#path });
+      throw new IllegalStateError(`start() on a ${this.#state} NodeCache`, { path: this.#path });
     }
     this.#state = RecipeState.STARTED;
     this.#unsubscribeWatch = this.#hub.subscribe('node', this.#path, (event) => {
@@ -129,7 +129,7 @@ export class NodeCache {
       throw new ClosedError({ path: this.#path, detail: 'the cache is closed' });
     }
     if (this.#state !== RecipeState.STARTED) {
-      throw new InvalidArgumentError('rebuild() before start()', { path: this.#path });
+      throw new IllegalStateError('rebuild() before start()', { path: this.#path });
     }
     await this.#silentRead();
   }

@@ -9,6 +9,7 @@ import {
   describeValue,
   EventDispatcher,
   type FrameworkClient,
+  IllegalStateError,
   InvalidArgumentError,
   isClosed,
   positiveIntegerOption,
@@ -138,7 +139,7 @@ export class PathChildrenCache {
       throw new InvalidArgumentError(`unknown start mode ${describeValue(mode)}`);
     }
     if (this.#state !== RecipeState.LATENT) {
-      throw new InvalidArgumentError(`start() on a ${this.#state} PathChildrenCache`, {
+      throw new IllegalStateError(`start() on a ${this.#state} PathChildrenCache`, {
         path: this.#path,
       });
     }
@@ -257,7 +258,7 @@ export class PathChildrenCache {
       throw new ClosedError({ path: this.#path, detail: 'the cache is closed' });
     }
     if (this.#state !== RecipeState.STARTED) {
-      throw new InvalidArgumentError(`${operation}() before start()`, { path: this.#path });
+      throw new IllegalStateError(`${operation}() before start()`, { path: this.#path });
     }
   }
 }

@@ -3,7 +3,7 @@ import { Subject } from 'rxjs';
 import { FrameworkClient } from './client/framework-client.js';
 import { defaultAclProvider } from './client/acl-provider.js';
 import type { AclProvider, ClientContext, UnhandledError } from './client/client-context.js';
-import { InvalidArgumentError } from './errors/zookeeper-error-classes.js';
+import { IllegalStateError } from './errors/zookeeper-error-classes.js';
 import { registerCloseOnExit } from './lifecycle/close-on-exit.js';
 import {
   ConnectionIssueLogger,
@@ -182,8 +182,8 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     },
     start(): Promise<void> {
       if (closed.signal.aborted)
-        return Promise.reject(new InvalidArgumentError('start() after close()'));
-      if (started) return Promise.reject(new InvalidArgumentError('start() called twice'));
+        return Promise.reject(new IllegalStateError('start() after close()'));
+      if (started) return Promise.reject(new IllegalStateError('start() called twice'));
       started = true;
       connection.start();
       if (options.detectEventLoopStalls ?? true) stalls.start();

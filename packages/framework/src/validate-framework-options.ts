@@ -6,11 +6,43 @@ import { parseConnectString } from './paths/connect-string.js';
 import { JUTE_MAX_BUFFER_BYTES } from './paths/validate-data.js';
 import type { FrameworkOptions } from './create-framework.js';
 
+/** Every option createFramework knows; anything else is a typo to report, not to ignore. */
+const KNOWN_OPTIONS: readonly (keyof FrameworkOptions)[] = [
+  'connectString',
+  'retryPolicy',
+  'sessionTimeoutMs',
+  'connectionTimeoutMs',
+  'requestTimeoutMs',
+  'namespace',
+  'logger',
+  'errorPolicy',
+  'sessionExpirationPercent',
+  'authInfo',
+  'aclProvider',
+  'connectionIssueLogging',
+  'watchBudgetBytes',
+  'maxRequestBytes',
+  'closeOnExit',
+  'detectEventLoopStalls',
+];
+
+function rejectUnknownOptions(options: object): void {
+  for (const name of Object.keys(options)) {
+    if ((KNOWN_OPTIONS as readonly string[]).includes(name)) continue;
+    const lower = name.toLowerCase();
+    const near = KNOWN_OPTIONS.find((known) => known.toLowerCase().startsWith(lower));
+    throw new InvalidArgumentError(
+      `unknown option '${name}'${near === undefined ? '' : ` (did you mean '${near}'?)`}`,
+    );
+  }
+}
+
 /** Checks every option before anything is created, with a message naming the option. */
 export function validateFrameworkOptions(options: FrameworkOptions): void {
   if (typeof options !== 'object' || options === null) {
     throw new InvalidArgumentError('createFramework needs an options object with connectString');
   }
+  rejectUnknownOptions(options);
   parseConnectString(options.connectString);
   for (const name of ['sessionTimeoutMs', 'connectionTimeoutMs', 'requestTimeoutMs'] as const) {
     const value = options[name];

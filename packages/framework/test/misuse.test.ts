@@ -7,7 +7,7 @@ import type { FrameworkClient } from '../src/client/framework-client.js';
 import { op } from '../src/client/transaction-op.js';
 import { createFramework } from '../src/create-framework.js';
 import { errorFromCode } from '../src/errors/error-from-code.js';
-import { isZooKeeperError } from '../src/errors/predicates.js';
+import { isIllegalState, isZooKeeperError } from '../src/errors/predicates.js';
 import { InvalidArgumentError } from '../src/errors/zookeeper-error-classes.js';
 import { parseConnectString } from '../src/paths/connect-string.js';
 import { validatePath } from '../src/paths/validate-path.js';
@@ -39,6 +39,11 @@ describe('createFramework checks every option at construction', () => {
     ["connectString 'h:1//'", { connectString: 'h:1//' }, /chroot '\/\/'/],
     ["connectString 'h:99999'", { connectString: 'h:99999' }, /not host\[:port\]/],
     ["connectString 'a b:1'", { connectString: 'a b:1' }, /not host\[:port\]/],
+    [
+      'an unknown option',
+      { sessionTimeout: 5000 },
+      /unknown option 'sessionTimeout' \(did you mean 'sessionTimeoutMs'\?\)/,
+    ],
   ];
   for (const [name, options, message] of cases) {
     it(`rejects ${name} with InvalidArgumentError`, () => {
@@ -158,6 +163,18 @@ describe('oversize requests are refused before anything is sent (real server)', 
     assert.deepEqual(states, []);
     assert.equal(client.connectionState, ConnectionState.CONNECTED);
     unsubscribe();
+  });
+
+  it('lifecycle misuse is IllegalStateError; after close() the connection state is undefined, not CONNECTED', async () => {
+    const other = await quickClient(server.connectString);
+    assert.equal(other.connectionState, ConnectionState.CONNECTED);
+    await assert.rejects(other.start(), (error) => isIllegalState(error));
+    await assert.rejects(other.usingNamespace('v').start(), (error) => isIllegalState(error));
+    await other.close();
+    assert.equal(other.connectionState, undefined);
+    await assert.rejects(other.start(), (error) => isIllegalState(error));
+    const latent = createFramework({ connectString: server.connectString });
+    await assert.rejects(latent.exists('/'), (error) => isIllegalState(error));
   });
 
   it("create('/q/', sequential) names the node by its parent alone, also through a namespace view", async () => {

@@ -7,6 +7,7 @@ import {
   describeValue,
   EventDispatcher,
   type FrameworkClient,
+  IllegalStateError,
   InvalidArgumentError,
   positiveIntegerOption,
   validatePath,
@@ -131,7 +132,7 @@ export class GroupMember {
    */
   async start(): Promise<void> {
     if (this.#state !== RecipeState.LATENT) {
-      throw new InvalidArgumentError(`start() on a ${this.#state} GroupMember`, {
+      throw new IllegalStateError(`start() on a ${this.#state} GroupMember`, {
         path: this.#groupPath,
       });
     }

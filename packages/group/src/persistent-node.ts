@@ -12,6 +12,7 @@ import {
   describeValue,
   EventDispatcher,
   type FrameworkClient,
+  IllegalStateError,
   InvalidArgumentError,
   isClosed,
   type Logger,
@@ -166,7 +167,7 @@ export class PersistentNode {
   start(): Promise<void> {
     if (this.#state !== RecipeState.LATENT) {
       return Promise.reject(
-        new InvalidArgumentError(`start() on a ${this.#state} PersistentNode`, {
+        new IllegalStateError(`start() on a ${this.#state} PersistentNode`, {
           path: this.#basePath,
         }),
       );
@@ -188,7 +189,7 @@ export class PersistentNode {
     const { timeoutMs, signal } = options;
     if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
     if (this.#state === RecipeState.LATENT) {
-      return Promise.reject(new InvalidArgumentError('waitForInitialCreate() before start()'));
+      return Promise.reject(new IllegalStateError('waitForInitialCreate() before start()'));
     }
     if (this.#keeper.initialCreateDone) return Promise.resolve(true);
     if (this.#state === RecipeState.CLOSED || signal?.aborted) return Promise.resolve(false);

@@ -5,7 +5,7 @@ import {
   ConnectionState,
   deleteOwnNode,
   type FrameworkClient,
-  InvalidArgumentError,
+  IllegalStateError,
   isClosed,
   isErrorState,
   isNoNode,
@@ -184,7 +184,7 @@ export class LeaderLatch {
   start(): Promise<void> {
     if (this.#state !== LeaderState.LATENT) {
       return Promise.reject(
-        new InvalidArgumentError(`start() on a ${this.#state} LeaderLatch`, { path: this.#path }),
+        new IllegalStateError(`start() on a ${this.#state} LeaderLatch`, { path: this.#path }),
       );
     }
     this.#state = LeaderState.STARTED;
@@ -215,7 +215,7 @@ export class LeaderLatch {
     const signal = checkSignal(options.signal);
     signal?.throwIfAborted();
     if (this.#state === LeaderState.LATENT) {
-      throw new InvalidArgumentError('await() before start()', { path: this.#path });
+      throw new IllegalStateError('await() before start()', { path: this.#path });
     }
     if (this.#state === LeaderState.CLOSED) throw this.#closedError();
     return await waitForLeadership(this.#leadership.changes, {

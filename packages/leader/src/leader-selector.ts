@@ -6,7 +6,7 @@ import {
   ConnectionLossError,
   ConnectionState,
   type FrameworkClient,
-  InvalidArgumentError,
+  IllegalStateError,
   isClosed,
   isErrorState,
   type Logger,
@@ -177,7 +177,7 @@ export class LeaderSelector {
   start(): Promise<void> {
     if (this.#state !== LeaderState.LATENT) {
       return Promise.reject(
-        new InvalidArgumentError(`start() on a ${this.#state} LeaderSelector`, {
+        new IllegalStateError(`start() on a ${this.#state} LeaderSelector`, {
           path: this.#path,
         }),
       );
@@ -198,7 +198,7 @@ export class LeaderSelector {
    */
   requeue(): boolean {
     if (this.#state !== LeaderState.STARTED) {
-      throw new InvalidArgumentError(`requeue() on a ${this.#state} LeaderSelector`, {
+      throw new IllegalStateError(`requeue() on a ${this.#state} LeaderSelector`, {
         path: this.#path,
       });
     }

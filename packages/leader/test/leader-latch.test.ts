@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { firstValueFrom, toArray } from 'rxjs';
-import { ClosedError, InvalidArgumentError, type FrameworkClient } from '@zkrecipes/framework';
+import {
+  ClosedError,
+  IllegalStateError,
+  InvalidArgumentError,
+  type FrameworkClient,
+} from '@zkrecipes/framework';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
 import { LeaderLatch } from '../src/leader-latch.js';
 import { LeaderSelector } from '../src/leader-selector.js';
@@ -78,7 +83,7 @@ describe('LeaderLatch', () => {
     assert.deepEqual(await values, [false, true, false]);
   });
 
-  it('await(): false after timeoutMs, false at once with 0, true at once when leading, rejects with the signal’s reason, ClosedError when the latch closes or is closed, InvalidArgumentError before start()', async () => {
+  it('await(): false after timeoutMs, false at once with 0, true at once when leading, rejects with the signal’s reason, ClosedError when the latch closes or is closed, IllegalStateError before start()', async () => {
     const path = uniquePath('latch');
     const a = await started(clients[0]!, path, 'a');
     const b = await started(clients[1]!, path, 'b');
@@ -100,7 +105,7 @@ describe('LeaderLatch', () => {
       await assert.rejects(b.await(), ClosedError);
       await assert.rejects(b.await({ timeoutMs: 0 }), ClosedError);
       const latent = new LeaderLatch(clients[2]!, path);
-      await assert.rejects(latent.await(), InvalidArgumentError);
+      await assert.rejects(latent.await(), IllegalStateError);
       await assert.rejects(b.await({ timeoutMs: -1 }), InvalidArgumentError);
     } finally {
       await closeAll([a, b]);
@@ -190,7 +195,7 @@ describe('LeaderLatch', () => {
     assert.equal(latch.state, 'LATENT');
     assert.equal(latch.hasLeadership, false);
     await latch.start();
-    await assert.rejects(latch.start(), InvalidArgumentError);
+    await assert.rejects(latch.start(), IllegalStateError);
     assert.equal(await latch.await({ timeoutMs: 10_000 }), true);
     await clients[1]!.create(`${path}/not-a-latch-node`);
     assert.equal((await clients[1]!.getChildren(path)).length, 3);
@@ -198,7 +203,7 @@ describe('LeaderLatch', () => {
     await latch[Symbol.asyncDispose]();
     await latch.close();
     assert.equal(latch.state, 'CLOSED');
-    await assert.rejects(latch.start(), InvalidArgumentError);
+    await assert.rejects(latch.start(), IllegalStateError);
     await selector.close();
   });
 });

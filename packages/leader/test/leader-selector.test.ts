@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { firstValueFrom, filter, toArray } from 'rxjs';
-import { InvalidArgumentError, isClosed, type FrameworkClient } from '@zkrecipes/framework';
+import {
+  IllegalStateError,
+  isClosed,
+  type FrameworkClient,
+} from '@zkrecipes/framework';
 import { LeaderLatch } from '../src/leader-latch.js';
 import { LeaderSelector } from '../src/leader-selector.js';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
@@ -200,7 +204,7 @@ describe('LeaderSelector', () => {
       assert.deepEqual(await ids(b!.selector), ['b']);
       await a!.selector.close(); // twice: no-op
       assert.equal(a!.selector.state, 'CLOSED');
-      assert.throws(() => a!.selector.requeue(), InvalidArgumentError);
+      assert.throws(() => a!.selector.requeue(), IllegalStateError);
       assert.deepEqual(witness.violations, []);
     } finally {
       await closeAll([a!.selector, b!.selector, c!.selector]);
@@ -269,11 +273,11 @@ describe('LeaderSelector', () => {
     const path = uniquePath('selector');
     const selector = new LeaderSelector(clients[0]!, path, () => undefined);
     assert.equal(selector.state, 'LATENT');
-    assert.throws(() => selector.requeue(), InvalidArgumentError);
+    assert.throws(() => selector.requeue(), IllegalStateError);
     await selector.start();
-    await assert.rejects(selector.start(), InvalidArgumentError);
+    await assert.rejects(selector.start(), IllegalStateError);
     await selector.close();
-    await assert.rejects(selector.start(), InvalidArgumentError);
+    await assert.rejects(selector.start(), IllegalStateError);
     assert.throws(() => new LeaderSelector(clients[0]!, 'relative', () => undefined));
     assert.throws(
       () => new LeaderSelector(clients[0]!, path, {} as never),

@@ -43,7 +43,7 @@ import {
 import { wrapWatcher } from './wrap-watcher.js';
 import { whileConnected } from '../recipe-support/while-connected.js';
 import { checkEventListener, checkListener } from '../recipe-support/option-checks.js';
-import { ClosedError, InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
+import { ClosedError, IllegalStateError } from '../errors/zookeeper-error-classes.js';
 import { isRetryable } from '../errors/predicates.js';
 import type { Logger } from '../logging/logger.js';
 import { validateTimeoutMs, validateVersion } from '../paths/validate-number.js';
@@ -104,8 +104,9 @@ export class FrameworkClient {
     return this.#lifecycle.started ? 'STARTED' : 'LATENT';
   }
 
-  /** The current connection state; undefined until the first connection. */
+  /** The current connection state; undefined before the first connection and after close(). */
   get connectionState(): ConnectionState | undefined {
+    if (this.#lifecycle.closed) return undefined;
     return this.#context.currentConnectionState();
   }
 
@@ -218,7 +219,7 @@ export class FrameworkClient {
   start(): Promise<void> {
     if (views.has(this)) {
       return Promise.reject(
-        new InvalidArgumentError('start the client that created this view (usingNamespace)'),
+        new IllegalStateError('start the client that created this view (usingNamespace)'),
       );
     }
     return this.#lifecycle.start();
@@ -228,7 +229,7 @@ export class FrameworkClient {
   close(): Promise<void> {
     if (views.has(this)) {
       return Promise.reject(
-        new InvalidArgumentError('close the client that created this view (usingNamespace)'),
+        new IllegalStateError('close the client that created this view (usingNamespace)'),
       );
     }
     return this.#lifecycle.close();
@@ -582,7 +583,7 @@ export class FrameworkClient {
     if (this.#lifecycle.closed || this.#context.closedSignal.aborted)
       throw new ClosedError({ path });
     if (!this.#lifecycle.started) {
-      throw new InvalidArgumentError('the client is not started: call start() first', { path });
+      throw new IllegalStateError('the client is not started: call start() first', { path });
     }
   }
 

@@ -76,6 +76,11 @@ export function isInvalidArgument(err: unknown): boolean {
   return hasCode(err, 'INVALID_ARGUMENT');
 }
 
+/** A call the object's lifecycle does not allow now (ILLEGAL_STATE, ours). */
+export function isIllegalState(err: unknown): boolean {
+  return hasCode(err, 'ILLEGAL_STATE');
+}
+
 /**
  * Whether a retry loop may try again: true exactly for ZooKeeper errors with code
  * CONNECTION_LOSS, OPERATION_TIMEOUT, SESSION_MOVED or SESSION_EXPIRED; false for anything else,

@@ -150,6 +150,20 @@ export class InvalidArgumentError extends ZooKeeperError {
 }
 
 /**
+ * ILLEGAL_STATE (ours, no wire number): the call is fine, but not at this point of the object's
+ * life: `start()` twice, `start()` after `close()`, an operation before `start()`, `start()` or
+ * `close()` on a namespace view (Curator's IllegalStateException).
+ */
+export class IllegalStateError extends ZooKeeperError {
+  /** Always `'IllegalStateError'`, so logs and `err.name` checks tell this error apart. */
+  override name = 'IllegalStateError';
+  declare readonly code: 'ILLEGAL_STATE';
+  constructor(detail: string, options: Omit<ZooKeeperErrorDetails, 'detail'> = {}) {
+    super('ILLEGAL_STATE', { ...options, detail });
+  }
+}
+
+/**
  * INVALID_ARGUMENT, refused before sending: a new watch would take the client's watched paths
  * over its `watchBudgetBytes` (a reconnect must re-send all of them in one packet).
  */

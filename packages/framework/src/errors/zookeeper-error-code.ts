@@ -91,6 +91,8 @@ export type ZooKeeperWireCodeName = keyof typeof ZooKeeperErrorCode;
  * Codes of our own that never travel on the wire, so they have no number:
  * - `CLOSED`: an operation on a client that was closed;
  * - `INVALID_ARGUMENT`: bad input caught before anything was sent;
+ * - `ILLEGAL_STATE`: a call the object's lifecycle does not allow now (start() twice, an
+ *   operation before start());
  * - `UNKNOWN`: the server sent a number we have no name for (the number is kept in `zkCode`).
  */
 export const ZooKeeperLocalErrorCode = {
@@ -98,11 +100,13 @@ export const ZooKeeperLocalErrorCode = {
   CLOSED: 'CLOSED',
   /** Bad input caught locally before anything was sent. */
   INVALID_ARGUMENT: 'INVALID_ARGUMENT',
+  /** A call the object's lifecycle does not allow now (start() twice, use before start()). */
+  ILLEGAL_STATE: 'ILLEGAL_STATE',
   /** The server sent an error number this library has no name for (kept in `zkCode`). */
   UNKNOWN: 'UNKNOWN',
 } as const;
 
-/** One of our own codes: `'CLOSED' | 'INVALID_ARGUMENT' | 'UNKNOWN'`. */
+/** One of our own codes: `'CLOSED' | 'INVALID_ARGUMENT' | 'ILLEGAL_STATE' | 'UNKNOWN'`. */
 export type ZooKeeperLocalErrorCode =
   (typeof ZooKeeperLocalErrorCode)[keyof typeof ZooKeeperLocalErrorCode];
 
