@@ -15,6 +15,7 @@ export interface ClientOptions {
   readonly connectString?: string;
   readonly sessionTimeoutMs?: number;
   readonly errorPolicy?: ErrorPolicy;
+  readonly sessionExpirationPercent?: number;
   readonly retries?: number;
 }
 
@@ -28,6 +29,7 @@ export async function connectedClient(
     sessionTimeoutMs: options.sessionTimeoutMs ?? 30_000,
     connectionTimeoutMs: 10_000,
     errorPolicy: options.errorPolicy ?? 'standard',
+    sessionExpirationPercent: options.sessionExpirationPercent ?? 100,
     retryPolicy: new RetryNTimes({ n: options.retries ?? 5, sleepBetweenRetriesMs: 50 }),
     logger: silentLogger,
   });

@@ -3,8 +3,11 @@ import { after, before, describe, it } from 'node:test';
 import {
   ClosedError,
   InvalidArgumentError,
+  isNoAuth,
   joinPath,
+  Perms,
   type FrameworkClient,
+  type UnhandledError,
 } from '@zkrecipes/framework';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
 import {
@@ -246,23 +249,46 @@ describe('InterProcessMutex', () => {
     await other.release();
   });
 
-  it('fencing tokens grow strictly across holders, also when the lock parent is deleted and re-created', async () => {
-    const path = uniquePath('fencing');
-    const tokens: bigint[] = [];
-    const mutexes = [new InterProcessMutex(a, path), new InterProcessMutex(b, path)];
-    for (let round = 0; round < 3; round++) {
-      for (const mutex of mutexes) {
-        await mutex.acquire();
-        const hold = mutex.hold!;
-        tokens.push(hold.fencingToken);
-        const czxid = (await a.exists(hold.lockPath))!.czxid;
-        assert.ok(hold.fencingToken >= czxid, 'the token is at least our node czxid');
-        await mutex.release();
-      }
-      await a.delete(path); // the parent goes; the next acquire makes it again
+  it("holds carry the lock node's czxid as fencing token, and validUntil/isValid() until released", async () => {
+    const path = uniquePath('hold');
+    const mutex = new InterProcessMutex(a, path);
+    await mutex.acquire();
+    const hold = mutex.hold!;
+    assert.equal(hold.fencingToken, (await b.exists(hold.lockPath))!.czxid, 'what others read');
+    assert.equal(hold.isValid(), true);
+    assert.ok(hold.validUntil > performance.now());
+    assert.ok(hold.validUntil <= a.validUntilMs, "never beyond the client's own");
+    await mutex.release();
+    assert.equal(hold.validUntil, -Infinity);
+    assert.equal(hold.isValid(), false);
+    assert.equal(hold.lost.aborted, false, 'lost stays as it was on release');
+  });
+
+  it("withLock keeps fn's outcome when the release fails (NO_AUTH): its value or its error; the release failure goes to unhandledErrors", async () => {
+    // Lock paths that let anyone create lock nodes but nobody delete them.
+    const paths = [uniquePath('no-delete'), uniquePath('no-delete')];
+    for (const path of paths) {
+      await a.create(path, {
+        acl: [{ perms: Perms.ALL & ~Perms.DELETE, id: { scheme: 'world', id: 'anyone' } }],
+      });
     }
-    for (let i = 1; i < tokens.length; i++) {
-      assert.ok(tokens[i]! > tokens[i - 1]!, `token ${i} grows: ${tokens.join(', ')}`);
+    const client = await connectedClient(server);
+    const reported: UnhandledError[] = [];
+    const subscription = client.unhandledErrors.subscribe((error) => reported.push(error));
+    try {
+      const [first, second] = paths.map((path) => new InterProcessMutex(client, path));
+      assert.equal(await first!.withLock(() => 42), 42);
+      const ownError = new Error('fn failed');
+      await assert.rejects(
+        second!.withLock(() => Promise.reject(ownError)),
+        (error) => error === ownError,
+      );
+      assert.equal(reported.length, 2);
+      assert.ok(reported.every(({ error }) => isNoAuth(error)));
+      assert.equal(first!.isAcquiredInThisProcess(), false);
+    } finally {
+      subscription.unsubscribe();
+      await client.close(); // its lock nodes go with the session
     }
   });
 

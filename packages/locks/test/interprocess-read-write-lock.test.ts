@@ -34,6 +34,7 @@ describe('InterProcessReadWriteLock', () => {
       readers.every((rw) => rw.readLock().isAcquiredInThisProcess()),
       'all 8 hold',
     );
+    const readerTokens = readers.map((rw) => rw.readLock().hold!.fencingToken);
     const nodes = await readers[0]!.readLock().getParticipantNodes();
     assert.equal(nodes.length, 8);
     assert.ok(nodes.every((node) => READ_NODE.test(nameOf(node))));
@@ -53,6 +54,8 @@ describe('InterProcessReadWriteLock', () => {
       await rw.readLock().release();
     }
     assert.equal(await writing, 0, 'the writer got it only after every reader let go');
+    assert.equal(new Set(readerTokens).size, 8, 'overlapping readers have distinct tokens');
+    assert.ok(readerTokens.every((token) => writer.hold!.fencingToken > token));
 
     const late = new InterProcessReadWriteLock(clients[9]!, path);
     assert.equal(await late.readLock().acquire(0), false, 'a writer excludes readers');
@@ -114,7 +117,14 @@ describe('InterProcessReadWriteLock', () => {
       // Curator 5.5+: a plain ephemeral in the write node's place, not a new sequence.
       assert.equal(readNode.slice(-10), writeNode.slice(-10));
       assert.match(nameOf(readNode), READ_NODE);
-      assert.equal((await clients[0]!.exists(readNode))!.ephemeralOwner, clients[0]!.sessionId);
+      const readStat = (await clients[0]!.exists(readNode))!;
+      assert.equal(readStat.ephemeralOwner, clients[0]!.sessionId);
+      // The read node was made after the queued writer's: it keeps the write hold's token, so
+      // tokens still grow in lock order.
+      const writeToken = rw.writeLock().hold!.fencingToken;
+      assert.equal(rw.readLock().hold!.fencingToken, writeToken);
+      const [, queuedNode] = await queued.getParticipantNodes();
+      assert.ok(readStat.czxid > (await clients[0]!.exists(queuedNode!))!.czxid);
       await rw.writeLock().release();
 
       await waitFor(
@@ -128,6 +138,7 @@ describe('InterProcessReadWriteLock', () => {
       await rw.readLock().release();
       await queuedWriting;
       assert.equal(queuedHolds, true);
+      assert.ok(queued.hold!.fencingToken > writeToken);
       await queued.release();
     });
   });

@@ -136,9 +136,29 @@ describe('InterProcessSemaphoreV2', () => {
   it('bad input: maxLeases, qty and timeouts are checked before anything is sent', async () => {
     assert.throws(() => new InterProcessSemaphoreV2(clients[0]!, '/s', 0), InvalidArgumentError);
     assert.throws(() => new InterProcessSemaphoreV2(clients[0]!, 's', 1), InvalidArgumentError);
-    const semaphore = new InterProcessSemaphoreV2(clients[0]!, uniquePath('bad'), 1);
+    const traced = tracingClient(clients[0]!);
+    const semaphore = new InterProcessSemaphoreV2(traced.client, uniquePath('bad'), 2);
     await assert.rejects(semaphore.acquire(0), InvalidArgumentError);
     await assert.rejects(semaphore.acquire(1, -5), InvalidArgumentError);
+    // More than maxLeases could never be granted: refused, not a wait that never ends.
+    await assert.rejects(semaphore.acquire(3), /qty 3 is more than maxLeases 2/);
+    await assert.rejects(semaphore.acquire(3, 1000), InvalidArgumentError);
+    assert.deepEqual(traced.calls, [], 'nothing sent');
+  });
+
+  it('a lease is valid (validUntil ahead) until closed; closing makes it invalid at once', async () => {
+    const semaphore = new InterProcessSemaphoreV2(a, uniquePath('valid'), 2);
+    const leases = await semaphore.acquire(2);
+    for (const lease of leases) {
+      assert.equal(lease.isValid(), true);
+      assert.ok(lease.validUntil > performance.now() && lease.validUntil <= a.validUntilMs);
+    }
+    await leases[0]!.close();
+    assert.equal(leases[0]!.validUntil, -Infinity);
+    assert.equal(leases[0]!.isValid(), false);
+    assert.equal(leases[1]!.isValid(), true);
+    await semaphore.returnAll(leases);
+    assert.equal(leases[1]!.isValid(), false);
   });
 });
 
@@ -149,6 +169,7 @@ describe('InterProcessSemaphoreMutex', () => {
     const other = new InterProcessSemaphoreMutex(b, path);
     await runInFlow(async () => {
       assert.equal(await mutex.acquire(), true);
+      assert.equal(mutex.lease?.isValid(), true);
       assert.equal(await mutex.acquire(100), false, 'not reentrant, even in one flow');
     });
     assert.equal(await other.acquire(0), false);

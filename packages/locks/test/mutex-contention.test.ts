@@ -42,6 +42,40 @@ describe('InterProcessMutex under contention and session loss', () => {
     }
   });
 
+  it("fencing token = the lock node's czxid, strictly increasing over 200 handoffs among 8 clients, across a delete and re-create of the lock's parent", async () => {
+    const path = uniquePath('fencing');
+    const clients = await Promise.all(Array.from({ length: 8 }, () => connectedClient(server)));
+    try {
+      const witness = new OverlapWitness();
+      const mismatches: string[] = [];
+      const parents: bigint[] = [];
+      // Two rounds of 8 x 12 and 8 x 13 handoffs; between them the (empty) parent goes.
+      for (const perClient of [12, 13]) {
+        await Promise.all(
+          clients.map(async (client, index) => {
+            const mutex = new InterProcessMutex(client, path);
+            for (let i = 0; i < perClient; i++) {
+              await mutex.withLock(async ({ fencingToken, lockPath }) => {
+                witness.enter(`client ${index}`, fencingToken);
+                const czxid = (await client.exists(lockPath))?.czxid;
+                if (czxid !== fencingToken) mismatches.push(`${fencingToken} != czxid ${czxid}`);
+                witness.exit();
+              });
+            }
+          }),
+        );
+        parents.push((await clients[0]!.exists(path))!.czxid);
+        await clients[0]!.delete(path);
+      }
+      assert.deepEqual(witness.violations, []);
+      assert.deepEqual(mismatches, []);
+      assert.equal(witness.handoffs, 200);
+      assert.ok(parents[1]! > parents[0]!, 'the parent was made again');
+    } finally {
+      await closeAll(clients);
+    }
+  });
+
   it('killSession of a waiter: it queues again with a new node and acquires; no orphan node blocks the lock', async () => {
     const path = uniquePath('kill-waiter');
     const holderClient = await connectedClient(server);

@@ -1,18 +1,84 @@
-// Network faults between a holder and its server (FaultProxy), with the invariant that matters:
-// a holder learns it may have lost the lock before anyone else can take it.
+// Faults between a holder and its server (a FaultProxy partition, an event-loop stall), with
+// the invariant that matters: a holder learns it may have lost the lock (its lost signal, its
+// isValid()) before anyone else can take it.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { firstValueFrom, filter } from 'rxjs';
 import {
   ConnectionState,
   createFramework,
   RetryNTimes,
   silentLogger,
+  type ErrorPolicy,
   type FrameworkClient,
 } from '@zkrecipes/framework';
 import { FaultProxy, killSession, TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
 import { InterProcessMutex } from '../src/index.js';
 import { closeAll, connectedClient } from './helpers.js';
+
+const stallingHolder = fileURLToPath(new URL('./fixtures/stalling-holder.js', import.meta.url));
+
+/** What one partition trial saw, on this process's performance.now() clock. */
+interface Trial {
+  readonly lostAtMs: number | undefined;
+  readonly acquiredAtMs: number;
+  readonly validBeforeFault: boolean;
+  readonly validWhenOtherAcquired: boolean;
+}
+
+/**
+ * One trial: a holder behind its own proxy (a 2 s session under `policy`), another client
+ * queued behind it on its own lock path; the holder's link is blackholed until the other
+ * client holds the lock.
+ */
+async function partitionTrial(
+  server: TestingServer,
+  policy: { readonly errorPolicy: ErrorPolicy; readonly sessionExpirationPercent: number },
+): Promise<Trial> {
+  const path = uniquePath('trial');
+  const proxy = await FaultProxy.start({ targetPort: server.port });
+  const clients: FrameworkClient[] = [];
+  try {
+    const holderClient = await connectedClient(server, {
+      ...policy,
+      connectString: proxy.connectString,
+      sessionTimeoutMs: 2000,
+    });
+    clients.push(holderClient);
+    const otherClient = await connectedClient(server);
+    clients.push(otherClient);
+    const holder = new InterProcessMutex(holderClient, path);
+    await holder.acquire();
+    const hold = holder.hold!;
+    let lostAtMs: number | undefined;
+    hold.lost.addEventListener('abort', () => (lostAtMs = performance.now()));
+    const other = new InterProcessMutex(otherClient, path);
+    const acquired = other.acquire().then(() => ({
+      acquiredAtMs: performance.now(),
+      validWhenOtherAcquired: hold.isValid(),
+    }));
+    await waitFor(async () => (await otherClient.getChildren(path)).length === 2, {
+      message: 'the other client queued',
+    });
+    const validBeforeFault = hold.isValid();
+    proxy.blackhole();
+    const outcome = await acquired;
+    await other.release();
+    return { lostAtMs, validBeforeFault, ...outcome };
+  } finally {
+    await closeAll(clients);
+    await proxy.close();
+  }
+}
+
+const PARTITION_POLICIES = [
+  { errorPolicy: 'standard', sessionExpirationPercent: 100 },
+  { errorPolicy: 'session', sessionExpirationPercent: 100 },
+  { errorPolicy: 'session', sessionExpirationPercent: 50 },
+] as const;
 
 function nextState(client: FrameworkClient, wanted: ConnectionState): Promise<ConnectionState> {
   return firstValueFrom(client.connectionStates.pipe(filter((state) => state === wanted)));
@@ -63,6 +129,75 @@ describe('InterProcessMutex with a partitioned holder', () => {
     } finally {
       await closeAll([holderClient, otherClient]);
       await proxy.close();
+    }
+  });
+
+  for (const policy of PARTITION_POLICIES) {
+    const name = `'${policy.errorPolicy}' at sessionExpirationPercent ${policy.sessionExpirationPercent}`;
+    it(`holder blackholed, ${name}: lost fires and isValid() turns false strictly before the other client acquires, in 20 of 20 concurrent trials`, async (t) => {
+      const trials = await Promise.all(
+        Array.from({ length: 20 }, () => partitionTrial(server, policy)),
+      );
+      const marginsMs = trials.map(({ lostAtMs, acquiredAtMs }) =>
+        lostAtMs === undefined ? Number.NaN : Math.round(acquiredAtMs - lostAtMs),
+      );
+      t.diagnostic(`lost fired this many ms before the other acquired: ${marginsMs.join(', ')}`);
+      assert.ok(
+        trials.every((trial) => trial.validBeforeFault),
+        'every hold valid before the fault',
+      );
+      assert.ok(
+        trials.every(
+          ({ lostAtMs, acquiredAtMs }) => lostAtMs !== undefined && lostAtMs < acquiredAtMs,
+        ),
+        `lost before the other acquired in every trial: ${marginsMs.join(', ')}`,
+      );
+      assert.ok(
+        trials.every((trial) => !trial.validWhenOtherAcquired),
+        'isValid() false when the other acquired',
+      );
+    });
+  }
+
+  it('a holder whose event loop stalls for 1.5 x the session timeout: isValid() is false on the first line after the stall, and another process holds the lock by then', async () => {
+    const path = uniquePath('stall');
+    const sessionTimeoutMs = 2000;
+    const child = spawn(
+      process.execPath,
+      [
+        stallingHolder,
+        server.connectString,
+        path,
+        String(sessionTimeoutMs),
+        String(1.5 * sessionTimeoutMs),
+      ],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    const nextLine = async (): Promise<Record<string, unknown>> =>
+      JSON.parse(String((await lines.next()).value)) as Record<string, unknown>;
+    const client = await connectedClient(server);
+    try {
+      assert.equal((await nextLine()).valid, true, 'the child holds the lock');
+      const other = new InterProcessMutex(client, path);
+      const acquired = other.acquire().then(() => performance.timeOrigin + performance.now());
+      await waitFor(async () => (await client.getChildren(path)).length === 2, {
+        message: 'queued behind the child',
+      });
+      child.stdin.write('stall\n');
+      const afterStall = await nextLine();
+      assert.equal(afterStall.valid, false, 'isValid() on the first line after the stall');
+      assert.equal(afterStall.validUntilPassed, true);
+      // Both clocks count from the same wall clock (performance.timeOrigin).
+      const acquiredAt = await acquired;
+      assert.ok(
+        acquiredAt < (afterStall.stallEndedAt as number),
+        `acquired ${Math.round((afterStall.stallEndedAt as number) - acquiredAt)} ms before the stall ended`,
+      );
+      await other.release();
+    } finally {
+      child.kill('SIGKILL');
+      await client.close();
     }
   });
 
