@@ -16,7 +16,6 @@
 // with other takes, a claim) is raced against its limits and the taker's close, and left
 // running for others when it gives up. Claims follow item-claims.ts: an item won after its take
 // gave up goes to the next take.
-import pLimit, { type LimitFunction } from 'p-limit';
 import {
   ClosedError,
   type FrameworkClient,
@@ -30,10 +29,12 @@ import {
   RearmableWatch,
 } from '@zkrecipes/framework';
 import type { CallLimits } from './call-limits.js';
+import { Closing } from './closing.js';
 import { type ClaimResult, ItemClaims } from './item-claims.js';
+import { ItemReads } from './item-reads.js';
+import { LateItems } from './late-items.js';
 import type { Lease, LockOutcome, LockSafety } from './lock-safety.js';
 import { sortItems } from './queue-node-names.js';
-import { settleWithin } from './settle-within.js';
 
 /** An item taken off the queue. */
 export interface TakenItem {
@@ -72,13 +73,8 @@ export interface TakeOptions {
   readonly limits?: CallLimits | undefined;
 }
 
-type ItemRead = { readonly data: Buffer; readonly version: number } | undefined;
-type Settled =
-  { readonly ok: true; readonly item: ItemRead } | { readonly ok: false; error: unknown };
-
 export class QueueTaker {
   readonly #options: QueueTakerOptions;
-  readonly #reads: LimitFunction;
   /** Items in taking order, from the last listing; `#cursor` is the next one to try. */
   #candidates: string[] = [];
   #cursor = 0;
@@ -87,13 +83,13 @@ export class QueueTaker {
   /** Safe mode: items locked by other consumers, with the watch on their lock. */
   readonly #busy = new Map<string, Wake>();
   /** Data read ahead, by item name. */
-  readonly #data = new Map<string, Promise<Settled>>();
+  readonly #data: ItemReads;
   readonly #waiters = new Set<() => void>();
   readonly #warnedForeign = new Set<string>();
-  readonly #closed = new AbortController();
+  readonly #closed = new Closing();
   readonly #claims: ItemClaims;
-  /** Items won by a claim after its take gave up: the next takes get them first. */
-  readonly #late: TakenItem[] = [];
+  /** Plain mode: items won by a claim after its take gave up; the next takes get them first. */
+  readonly #late: LateItems;
   /** `<queuePath>/`: item paths are this plus the name. */
   readonly #itemPrefix: string;
   #listing: Promise<void> | undefined;
@@ -112,10 +108,11 @@ export class QueueTaker {
 
   constructor(options: QueueTakerOptions) {
     this.#options = options;
-    // The item being taken and the `prefetch` after it: all of them can be read in one go.
-    this.#reads = pLimit(options.prefetch + 1);
     this.#itemPrefix = `${joinPath(options.queuePath, '')}/`;
+    // The item being taken and the `prefetch` after it: all of them can be read in one go.
+    this.#data = new ItemReads(options.client, this.#itemPrefix, options.prefetch + 1);
     this.#claims = new ItemClaims(options.client, options.queuePath);
+    this.#late = new LateItems(options.logger);
   }
 
   /** How many children the queue had at the last listing (Curator's getLastMessageCount). */
@@ -134,7 +131,7 @@ export class QueueTaker {
       for (;;) {
         this.#throwIfClosed();
         limits?.throwIfAborted();
-        const late = this.#late.shift();
+        const late = this.#late.next();
         if (late !== undefined) return late;
         const name = this.#nextCandidate();
         if (name === undefined) {
@@ -158,21 +155,21 @@ export class QueueTaker {
 
   /** The data of the first item without taking it; undefined when the queue is empty. */
   async peek(
-    signal: AbortSignal | undefined,
+    limits: CallLimits | undefined,
   ): Promise<{ readonly name: string; readonly data: Buffer } | undefined> {
     for (let listed = false; ;) {
       this.#throwIfClosed();
-      signal?.throwIfAborted();
-      const late = this.#late[0];
+      limits?.throwIfAborted();
+      const late = this.#late.first();
       if (late !== undefined) return late;
       const name = this.#firstAvailable();
       if (name === undefined) {
         if (listed) return undefined;
-        await settleWithin(this.#relist(), signal, this.#closed.signal);
+        await this.#closed.until(this.#relist(), limits);
         listed = true;
         continue;
       }
-      const item = await settleWithin(this.#dataOf(name), signal, this.#closed.signal);
+      const item = await this.#closed.until(this.#data.dataOf(name), limits);
       if (item !== undefined) return { name, data: item.data };
       this.#dropCandidate(name);
     }
@@ -181,7 +178,7 @@ export class QueueTaker {
   /** Puts back an item whose lease was released unprocessed, so it is taken again. */
   restore(name: string): void {
     this.#claimed.delete(name);
-    if (this.#closed.signal.aborted) return;
+    if (this.#closed.closed) return;
     this.#candidates.splice(this.#cursor, 0, name);
     this.#wakeAll();
   }
@@ -189,7 +186,7 @@ export class QueueTaker {
   /** Forgets an item this taker finished with (deleted, requeued or lost). */
   finished(name: string): void {
     this.#claimed.delete(name);
-    this.#data.delete(name);
+    this.#data.forget(name);
   }
 
   /**
@@ -198,8 +195,8 @@ export class QueueTaker {
    * after their take gave up are handed back (safe mode) or reported lost (plain mode).
    */
   close(): void {
-    if (this.#closed.signal.aborted) return;
-    this.#closed.abort(
+    if (this.#closed.closed) return;
+    this.#closed.close(
       new ClosedError({ path: this.#options.queuePath, detail: 'the queue is closed' }),
     );
     this.#claims.close();
@@ -207,16 +204,16 @@ export class QueueTaker {
     this.#busy.clear();
     this.#data.clear();
     this.#wakeAll();
-    for (const item of this.#late.splice(0)) this.#drop(item);
+    this.#late.close();
   }
 
   #throwIfClosed(): void {
-    this.#closed.signal.throwIfAborted();
+    this.#closed.throwIfClosed();
   }
 
   /** Waits for shared work (a listing, a read) until the call gives up or the taker closes. */
   #within<T>(work: Promise<T>, limits: CallLimits | undefined): Promise<T> {
-    return settleWithin(work, limits?.signal, this.#closed.signal);
+    return this.#closed.until(work, limits);
   }
 
   #hasCandidate(): boolean {
@@ -251,9 +248,14 @@ export class QueueTaker {
     let keep = false;
     try {
       for (let reads = 0; reads < 3; reads += 1) {
-        const item = await this.#within(this.#dataOf(name), limits);
+        // Read ahead, the data is usually there already: no wait, nothing to race.
+        const read = this.#data.of(name);
+        const item = this.#data.itemOf(
+          name,
+          read.settled ?? (await this.#within(read.promise, limits)),
+        );
         if (item === undefined) break;
-        if (this.#late.length > 0) {
+        if (this.#late.waiting) {
           // An older item was won meanwhile (its take had given up): it goes first.
           this.#candidates.splice(this.#cursor, 0, name);
           return undefined;
@@ -264,7 +266,7 @@ export class QueueTaker {
           this.#readAhead();
           const result = await this.#claims.wait(locking, limits).catch((error: unknown) => {
             keep = true;
-            void locking.then((late) => this.#lateLock(name, path, item.data, wake, late));
+            void locking.then((late) => this.#lateLock(name, wake, late));
             throw error;
           });
           if (!result.ok) throw result.error;
@@ -280,7 +282,7 @@ export class QueueTaker {
           if (outcome.kind === 'gone') break;
         } else {
           const deleting = this.#claims.track(
-            client.delete(path, { version: item.version, signal: this.#claims.signal }),
+            client.delete(path, { version: item.version, signal: this.#claims.signalFor() }),
           );
           this.#readAhead();
           this.#listAhead();
@@ -297,7 +299,7 @@ export class QueueTaker {
           if (!isBadVersion(result.error)) throw result.error;
         }
         // The data changed after we read it (someone wrote to the item): read it again.
-        this.#data.delete(name);
+        this.#data.forget(name);
       }
       this.#gone(name);
       return undefined;
@@ -308,66 +310,43 @@ export class QueueTaker {
 
   /** Plain mode: our delete of the item went through. */
   #deleted(name: string): void {
-    this.#data.delete(name);
+    this.#data.forget(name);
     if (this.#listing !== undefined) this.#deletedSinceListing.add(name);
   }
 
-  /** Plain mode: the answer to a delete whose take gave up. */
+  /** Plain mode: the answer to a delete whose take gave up. The item, if won, is the next one. */
   #lateDelete(name: string, path: string, data: Buffer, result: ClaimResult<void>): void {
-    if (result.ok) {
-      this.#deleted(name);
-      this.#claimed.delete(name);
-      this.#deliverLate({ name, path, data, lease: undefined });
-    } else {
+    if (!result.ok) {
       this.restore(name);
-    }
-  }
-
-  /** Safe mode: the answer to a lock whose take gave up. */
-  #lateLock(
-    name: string,
-    path: string,
-    data: Buffer,
-    wake: Wake,
-    result: ClaimResult<LockOutcome>,
-  ): void {
-    if (result.ok && result.value.kind === 'locked') {
-      this.#deliverLate({ name, path, data, lease: result.value.lease });
       return;
     }
-    wake.cancel();
-    this.restore(name);
-  }
-
-  /** An item won after its take gave up: the next take gets it; after close it is let go. */
-  #deliverLate(item: TakenItem): void {
-    if (this.#closed.signal.aborted) {
-      this.#drop(item);
-      return;
-    }
-    this.#late.push(item);
+    this.#deleted(name);
+    this.#claimed.delete(name);
+    this.#late.add({ name, path, data, lease: undefined });
     this.#wakeAll();
   }
 
-  /** A won item nobody will take: its lock is released; a deleted item is reported lost. */
-  #drop(item: TakenItem): void {
-    const { safety, logger } = this.#options;
-    if (item.lease !== undefined && safety !== undefined) {
-      this.finished(item.name);
-      // Never rejects into nothing: finish() reports its failures through its outcome or log.
-      safety.finish(item.lease, { kind: 'release' }).catch(() => undefined);
+  /**
+   * Safe mode: the answer to a lock whose take gave up. A lock won is handed straight back (the
+   * item is still queued), so it never holds up other consumers while no take of ours comes.
+   */
+  #lateLock(name: string, wake: Wake, result: ClaimResult<LockOutcome>): void {
+    wake.cancel();
+    const safety = this.#options.safety;
+    if (!result.ok || result.value.kind !== 'locked' || safety === undefined) {
+      this.restore(name);
       return;
     }
-    logger.error(
-      'an item was taken after its take() gave up, and the queue closed before another take: ' +
-        'it is lost',
-      { path: item.path },
+    // finish() never rejects into nothing: its failures go to its outcome or the log.
+    safety.finish(result.value.lease, { kind: 'release' }).then(
+      () => this.restore(name),
+      () => this.finished(name),
     );
   }
 
   /** Someone else took the item. If the queue changed since our listing, list it again. */
   #gone(name: string): void {
-    this.#data.delete(name);
+    this.#data.forget(name);
     if (this.#changed) {
       this.#candidates = [];
       this.#cursor = 0;
@@ -375,7 +354,7 @@ export class QueueTaker {
   }
 
   #dropCandidate(name: string): void {
-    this.#data.delete(name);
+    this.#data.forget(name);
     const index = this.#candidates.indexOf(name, this.#cursor);
     if (index >= 0) this.#candidates.splice(index, 1);
   }
@@ -453,7 +432,7 @@ export class QueueTaker {
     );
     this.#cursor = 0;
     const present = new Set(items);
-    for (const name of this.#data.keys()) if (!present.has(name)) this.#data.delete(name);
+    this.#data.keepOnly(present);
     this.#wakeAll();
   }
 
@@ -502,7 +481,7 @@ export class QueueTaker {
     for (let i = start; i < end; i += 1) {
       const name = this.#candidates[i]!;
       // Never rejects (errors are settled values), so nothing is left unhandled.
-      if (!this.#data.has(name) && !this.#busy.has(name)) void this.#startRead(name);
+      if (!this.#data.has(name) && !this.#busy.has(name)) this.#data.of(name);
     }
   }
 
@@ -523,34 +502,10 @@ export class QueueTaker {
       this.#changed &&
       this.#listing === undefined &&
       left <= (this.#listedItems >= 2 * prefetch ? prefetch : 0) &&
-      !this.#closed.signal.aborted
+      !this.#closed.closed
     ) {
       // A failure here is met again by the take that finds the list dry and lists itself.
       this.#relist().catch(() => undefined);
     }
-  }
-
-  #startRead(name: string): Promise<Settled> {
-    const { client } = this.#options;
-    const path = this.#itemPrefix + name;
-    const read = this.#reads(async (): Promise<Settled> => {
-      try {
-        const { data, stat } = await client.getData(path);
-        return { ok: true, item: { data, version: stat.version } };
-      } catch (error) {
-        return isNoNode(error) ? { ok: true, item: undefined } : { ok: false, error };
-      }
-    });
-    this.#data.set(name, read);
-    return read;
-  }
-
-  async #dataOf(name: string): Promise<ItemRead> {
-    const settled = await (this.#data.get(name) ?? this.#startRead(name));
-    if (!settled.ok) {
-      this.#data.delete(name);
-      throw settled.error;
-    }
-    return settled.item;
   }
 }
