@@ -1,11 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { firstValueFrom, filter, toArray } from 'rxjs';
-import {
-  IllegalStateError,
-  isClosed,
-  type FrameworkClient,
-} from '@zkrecipes/framework';
+import { IllegalStateError, isClosed, type FrameworkClient } from '@zkrecipes/framework';
 import { LeaderLatch } from '../src/leader-latch.js';
 import { LeaderSelector } from '../src/leader-selector.js';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
