@@ -97,7 +97,8 @@ describe('leader recipes with the server stopped', () => {
       for (const selector of selectors) await selector.start();
       await waitFor(async () => (await children(clients[0]!, latchPath)).length === 2);
       await waitFor(async () => (await children(clients[0]!, selectorPath)).length === 2);
-      assert.ok(latches.some((latch) => latch.hasLeadership));
+      // Both nodes listed does not mean the leader has read the listing yet.
+      await waitFor(() => latches.some((latch) => latch.hasLeadership));
       await server.stop();
       const closeMs: number[] = [];
       for (const recipe of [...latches, ...selectors]) {
