@@ -23,6 +23,8 @@ export class CallLimits implements Disposable {
   readonly #lookOnce: boolean;
   #connection: { controller: AbortController; unsubscribe: () => void } | undefined;
   #signal: AbortSignal | undefined;
+  /** What {@link onGiveUp} reports when the time runs out, made when first needed. */
+  #expiry: DOMException | undefined;
 
   private constructor(
     client: FrameworkClient,
@@ -73,13 +75,47 @@ export class CallLimits implements Disposable {
   }
 
   /**
+   * Calls `giveUp` with the reason once the call gives up (its time runs out, its caller
+   * aborts, a look-once call's connection goes); returns the function that cancels that. For a
+   * wait on the hot path: a timer and a listener on the caller's signal cost much less than
+   * making {@link signal} (an AbortSignal of its own) for every call.
+   */
+  onGiveUp(giveUp: (reason: unknown) => void): () => void {
+    const signal = this.#lookOnce ? this.signal : this.deadline.callerSignal;
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      giveUp(signal?.reason);
+    };
+    let timer: NodeJS.Timeout | undefined;
+    if (signal?.aborted === true) {
+      giveUp(signal.reason);
+      return () => undefined;
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const leftMs = this.#lookOnce ? undefined : this.deadline.remainingMs();
+    if (leftMs !== undefined) {
+      timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        this.#expiry ??= new DOMException('the deadline passed', 'TimeoutError');
+        giveUp(this.#expiry);
+      }, leftMs).unref();
+    }
+    return () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+  }
+
+  /**
    * True when `error` only says the time given ran out (the deadline passed, or a look-once
    * call's connection went): the call then answers its "nothing" value. The caller's abort is not.
    */
   ranOut(error: unknown): boolean {
     const connection = this.#connection?.controller.signal;
     return (
-      this.deadline.isExpiry(error) || (connection?.aborted === true && error === connection.reason)
+      (error !== undefined && error === this.#expiry) ||
+      this.deadline.isExpiry(error) ||
+      (connection?.aborted === true && error === connection.reason)
     );
   }
 
@@ -117,4 +153,20 @@ export class CallLimits implements Disposable {
  */
 export function watchSignal(wake: Wake, signal: AbortSignal | undefined): AbortSignal {
   return signal === undefined ? wake.signal : AbortSignal.any([wake.signal, signal]);
+}
+
+/**
+ * What a write of a recipe gets, given the call's signal and the recipe's close (whose caller
+ * races the write against it): both when the call has one; only the close when no connection
+ * is up (a write still waiting for one is dropped at close, never sent); none on a live
+ * connection, where the write goes out at once (a signal would cost it an AbortSignal.any in
+ * the framework, and could only cut off a write already sent).
+ */
+export function requestSignal(
+  client: FrameworkClient,
+  callSignal: AbortSignal | undefined,
+  closing: AbortSignal,
+): AbortSignal | undefined {
+  if (callSignal !== undefined) return AbortSignal.any([callSignal, closing]);
+  return client.isConnected ? undefined : closing;
 }

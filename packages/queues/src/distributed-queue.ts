@@ -11,7 +11,8 @@ import {
   TIMED_OUT,
   waitForWake,
 } from '@zkrecipes/framework';
-import { CallLimits } from './call-limits.js';
+import { CallLimits, requestSignal } from './call-limits.js';
+import { Closing } from './closing.js';
 import { resolveQueueOptions, type DistributedQueueOptions } from './distributed-queue-options.js';
 import { ensureAndList, ensureNode } from './ensure-queue-path.js';
 import { encodeEnvelope, envelopeSize } from './item-envelope.js';
@@ -71,7 +72,7 @@ export class DistributedQueue<T = Buffer> {
   readonly #taker: QueueTaker;
   readonly #consumption: QueueConsumption<T>;
   /** Aborted by close() (after puts in flight had their time), with a ClosedError. */
-  readonly #closing = new AbortController();
+  readonly #closing = new Closing();
   #state: QueueState = 'LATENT';
   #states: Subscription | undefined;
   #pendingPuts = 0;
@@ -281,7 +282,7 @@ export class DistributedQueue<T = Buffer> {
     if (this.#pendingPuts > 0) {
       await whileConnected(this.#client, this.flushPuts(), this.#closeTimeoutMs);
     }
-    this.#closing.abort(new ClosedError({ path: this.#path, detail: 'the queue is closed' }));
+    this.#closing.close(new ClosedError({ path: this.#path, detail: 'the queue is closed' }));
     if (started) await this.#consumption.stop(remainingMs());
     this.#shutDown();
     await this.#safety?.close(this.#closeTimeoutMs);
@@ -315,22 +316,26 @@ export class DistributedQueue<T = Buffer> {
       ` (${itemBytes} bytes of items and ${size - itemBytes} of Curator's envelope)`,
       this.#path,
     );
-    using limits = CallLimits.of(this.#client, options.timeoutMs, options.signal);
-    const closing = this.#closing.signal;
-    const callSignal = limits?.signal;
-    const ends = callSignal === undefined ? closing : AbortSignal.any([callSignal, closing]);
+    // Disposed by hand: `using` compiles to a helper that costs more than the rest here.
+    const limits = CallLimits.of(this.#client, options.timeoutMs, options.signal);
+    const closing = this.#closing;
     this.#pendingPuts += 1;
     try {
-      await this.#limiter.reserve({ limits, signal: ends });
-      const path = await this.#client.create(joinPath(this.#path, DISTRIBUTED_QUEUE_PREFIX), {
+      if (!this.#limiter.tryReserve()) {
+        const signal = requestSignal(this.#client, limits?.signal, closing.signal);
+        await this.#limiter.reserve({ limits, signal });
+      }
+      const creating = this.#client.create(joinPath(this.#path, DISTRIBUTED_QUEUE_PREFIX), {
         data: encodeEnvelope(serialized),
         mode: 'PERSISTENT_SEQUENTIAL',
         createParents: true,
-        signal: ends,
+        signal: requestSignal(this.#client, limits?.signal, closing.signal),
       });
+      const path = await closing.until(creating);
       this.#events.emit({ type: 'put', path, count: items.length });
       return path;
     } finally {
+      limits?.[Symbol.dispose]();
       this.#pendingPuts -= 1;
       if (this.#pendingPuts === 0) for (const settle of this.#putsSettled.splice(0)) settle();
     }

@@ -2,11 +2,16 @@
 // mode. A claim decides who owns an item, so it is never cut off while its answer can still
 // come: a take that gives up (its time ran out, its caller aborted) leaves the claim running,
 // and an item it wins later goes to the next take. Only once the taker is closed and the
-// connection is not up are claims let go of: a plain-mode delete still waiting for a connection
-// is then dropped (never sent), so the item stays in the queue for others.
+// connection is not up are claims let go of: a plain-mode delete sent while no connection was
+// up, and still waiting for one, is then dropped (never sent), so the item stays in the queue.
+//
+// A delete sent on a live connection carries no signal: a signal costs every request an
+// AbortSignal.any in the framework, and on a live connection the request is on the wire at
+// once. Should that connection drop before the answer, the framework's retry goes out when it
+// is back, even after close; an item it then wins has no taker left and is logged as lost.
 import { ClosedError, type FrameworkClient } from '@zkrecipes/framework';
 import type { CallLimits } from './call-limits.js';
-import { settleWithin } from './settle-within.js';
+import { Closing } from './closing.js';
 import { whileConnected } from './while-connected.js';
 
 /** How a claim went; never a rejection, so a claim nobody waits for any more is still handled. */
@@ -16,8 +21,8 @@ export type ClaimResult<T> =
 export class ItemClaims {
   readonly #client: FrameworkClient;
   readonly #path: string;
-  /** Aborted once the taker is closed and no claim can be answered any more. */
-  readonly #letGo = new AbortController();
+  /** Closed once the taker is closed and no claim can be answered any more. */
+  readonly #letGo = new Closing();
   readonly #pending = new Set<Promise<unknown>>();
 
   constructor(client: FrameworkClient, queuePath: string) {
@@ -25,19 +30,27 @@ export class ItemClaims {
     this.#path = queuePath;
   }
 
-  /** What a plain-mode claim request gets: a delete waiting for a connection after close is dropped. */
-  get signal(): AbortSignal {
-    return this.#letGo.signal;
+  /**
+   * What a plain-mode claim request gets: none on a live connection (it is sent at once);
+   * otherwise the signal that drops it, still unsent, once the taker is closed.
+   */
+  signalFor(): AbortSignal | undefined {
+    return this.#client.isConnected ? undefined : this.#letGo.signal;
   }
 
   /** Tracks a claim just sent. */
   track<T>(claim: Promise<T>): Promise<ClaimResult<T>> {
-    const result = claim.then(
-      (value): ClaimResult<T> => ({ ok: true, value }),
-      (error: unknown): ClaimResult<T> => ({ ok: false, error }),
+    const result: Promise<ClaimResult<T>> = claim.then(
+      (value) => {
+        this.#pending.delete(result);
+        return { ok: true, value };
+      },
+      (error: unknown) => {
+        this.#pending.delete(result);
+        return { ok: false, error };
+      },
     );
     this.#pending.add(result);
-    void result.then(() => this.#pending.delete(result));
     return result;
   }
 
@@ -50,7 +63,7 @@ export class ItemClaims {
     result: Promise<ClaimResult<T>>,
     limits: CallLimits | undefined,
   ): Promise<ClaimResult<T>> {
-    return settleWithin(result, limits?.signal, this.#letGo.signal);
+    return this.#letGo.until(result, limits);
   }
 
   /**
@@ -59,12 +72,8 @@ export class ItemClaims {
    */
   close(): void {
     const closed = new ClosedError({ path: this.#path, detail: 'the queue is closed' });
-    if (this.#pending.size === 0) {
-      this.#letGo.abort(closed);
-      return;
-    }
-    void whileConnected(this.#client, Promise.all(this.#pending)).then(() =>
-      this.#letGo.abort(closed),
-    );
+    const letGo = (): void => this.#letGo.close(closed);
+    if (this.#pending.size === 0) letGo();
+    else void whileConnected(this.#client, Promise.all(this.#pending)).then(letGo);
   }
 }

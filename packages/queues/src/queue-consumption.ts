@@ -4,13 +4,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ClosedError, type FrameworkClient, isClosed, type Logger } from '@zkrecipes/framework';
 import { CallLimits } from './call-limits.js';
+import { Closing } from './closing.js';
 import { ErrorMode } from './error-mode.js';
 import { decodeEnvelope } from './item-envelope.js';
 import type { LeaseEnd, LockSafety } from './lock-safety.js';
 import type { QueueEvents } from './queue-events.js';
 import type { QueueSerializer } from './queue-serializer.js';
 import type { QueueTaker, TakenItem } from './queue-taker.js';
-import { settleWithin } from './settle-within.js';
 import { whileConnected } from './while-connected.js';
 
 /** What a consumer is told besides the item. */
@@ -62,7 +62,7 @@ const MAX_BACKOFF_MS = 5000;
 
 export class QueueConsumption<T> {
   readonly #options: QueueConsumptionOptions<T>;
-  readonly #stopped = new AbortController();
+  readonly #stopped = new Closing();
   readonly #inFlight = new Set<InFlight>();
   /** Plain mode: the signals of the items being consumed, aborted by stop(). */
   readonly #itemSignals = new Set<AbortController>();
@@ -84,6 +84,7 @@ export class QueueConsumption<T> {
    * Waits for the connection (a take, the end of a lease) end when the queue stops.
    */
   async *iterate(signal: AbortSignal | undefined): AsyncGenerator<T, void, undefined> {
+    // One per iterator, not per item: `using` is fine here.
     using limits = CallLimits.of(this.#options.client, undefined, signal);
     for (;;) {
       const entry = await this.#next(limits);
@@ -114,7 +115,7 @@ export class QueueConsumption<T> {
    */
   async stop(timeoutMs: number): Promise<void> {
     const closed = new ClosedError({ detail: 'the queue is closed' });
-    this.#stopped.abort(closed);
+    this.#stopped.close(closed);
     this.#options.taker.close();
     for (const controller of this.#itemSignals) controller.abort(closed);
     this.#itemSignals.clear();
@@ -162,7 +163,7 @@ export class QueueConsumption<T> {
         const done = new Promise<void>((resolve) => (settle = resolve));
         const entry: InFlight = { taken, abandoned: false, ending: false, done, settle };
         this.#inFlight.add(entry);
-        if (!this.#stopped.signal.aborted || taken.lease === undefined) return entry;
+        if (!this.#stopped.closed || taken.lease === undefined) return entry;
         void this.#end(taken, entry, { kind: 'release' });
         this.#leave(entry);
         return null;
@@ -180,19 +181,19 @@ export class QueueConsumption<T> {
 
   /** The next item; undefined to try again, null once stopped (or the client closed). */
   async #take(limits: CallLimits | undefined): Promise<TakenItem | undefined | null> {
-    const stopped = this.#stopped.signal;
+    const stopped = this.#stopped;
     for (let failures = 0; ; failures += 1) {
       try {
         return await this.#options.taker.take({ wait: true, limits });
       } catch (error) {
-        if (stopped.aborted || limits?.callerSignal?.aborted === true || isClosed(error)) {
+        if (stopped.closed || limits?.callerSignal?.aborted === true || isClosed(error)) {
           return null;
         }
         const delayMs = Math.min(MAX_BACKOFF_MS, 100 * 2 ** failures);
         this.#options.logger.warn('taking from the queue failed; retrying', { delayMs, error });
         this.#options.events.emit({ type: 'takeError', error });
         try {
-          await settleWithin(sleep(delayMs, undefined, { signal: stopped }), limits?.callerSignal);
+          await stopped.until(sleep(delayMs, undefined, { signal: stopped.signal }), limits);
         } catch {
           return null;
         }
@@ -202,13 +203,13 @@ export class QueueConsumption<T> {
 
   /** Waits for `work` until the queue stops (it then goes on in the background). */
   #untilStopped(work: Promise<unknown>): Promise<unknown> {
-    return settleWithin(work, this.#stopped.signal).catch(() => undefined);
+    return this.#stopped.until(work).catch(() => undefined);
   }
 
   /** Plain mode: the item's own signal, aborted by stop(); released with the item. */
   #itemSignal(): AbortController {
     const controller = new AbortController();
-    if (this.#stopped.signal.aborted) controller.abort(this.#stopped.signal.reason);
+    if (this.#stopped.closed) controller.abort(this.#stopped.signal.reason);
     else this.#itemSignals.add(controller);
     return controller;
   }

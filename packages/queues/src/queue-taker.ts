@@ -30,10 +30,10 @@ import {
   RearmableWatch,
 } from '@zkrecipes/framework';
 import type { CallLimits } from './call-limits.js';
+import { Closing } from './closing.js';
 import { type ClaimResult, ItemClaims } from './item-claims.js';
 import type { Lease, LockOutcome, LockSafety } from './lock-safety.js';
 import { sortItems } from './queue-node-names.js';
-import { settleWithin } from './settle-within.js';
 
 /** An item taken off the queue. */
 export interface TakenItem {
@@ -75,6 +75,11 @@ export interface TakeOptions {
 type ItemRead = { readonly data: Buffer; readonly version: number } | undefined;
 type Settled =
   { readonly ok: true; readonly item: ItemRead } | { readonly ok: false; error: unknown };
+/** A read of an item's data; `settled` is filled in when it is done, so a take need not wait. */
+interface DataRead {
+  readonly promise: Promise<Settled>;
+  settled?: Settled;
+}
 
 export class QueueTaker {
   readonly #options: QueueTakerOptions;
@@ -87,10 +92,10 @@ export class QueueTaker {
   /** Safe mode: items locked by other consumers, with the watch on their lock. */
   readonly #busy = new Map<string, Wake>();
   /** Data read ahead, by item name. */
-  readonly #data = new Map<string, Promise<Settled>>();
+  readonly #data = new Map<string, DataRead>();
   readonly #waiters = new Set<() => void>();
   readonly #warnedForeign = new Set<string>();
-  readonly #closed = new AbortController();
+  readonly #closed = new Closing();
   readonly #claims: ItemClaims;
   /** Items won by a claim after its take gave up: the next takes get them first. */
   readonly #late: TakenItem[] = [];
@@ -158,21 +163,21 @@ export class QueueTaker {
 
   /** The data of the first item without taking it; undefined when the queue is empty. */
   async peek(
-    signal: AbortSignal | undefined,
+    limits: CallLimits | undefined,
   ): Promise<{ readonly name: string; readonly data: Buffer } | undefined> {
     for (let listed = false; ;) {
       this.#throwIfClosed();
-      signal?.throwIfAborted();
+      limits?.throwIfAborted();
       const late = this.#late[0];
       if (late !== undefined) return late;
       const name = this.#firstAvailable();
       if (name === undefined) {
         if (listed) return undefined;
-        await settleWithin(this.#relist(), signal, this.#closed.signal);
+        await this.#closed.until(this.#relist(), limits);
         listed = true;
         continue;
       }
-      const item = await settleWithin(this.#dataOf(name), signal, this.#closed.signal);
+      const item = await this.#closed.until(this.#dataOf(name), limits);
       if (item !== undefined) return { name, data: item.data };
       this.#dropCandidate(name);
     }
@@ -181,7 +186,7 @@ export class QueueTaker {
   /** Puts back an item whose lease was released unprocessed, so it is taken again. */
   restore(name: string): void {
     this.#claimed.delete(name);
-    if (this.#closed.signal.aborted) return;
+    if (this.#closed.closed) return;
     this.#candidates.splice(this.#cursor, 0, name);
     this.#wakeAll();
   }
@@ -198,8 +203,8 @@ export class QueueTaker {
    * after their take gave up are handed back (safe mode) or reported lost (plain mode).
    */
   close(): void {
-    if (this.#closed.signal.aborted) return;
-    this.#closed.abort(
+    if (this.#closed.closed) return;
+    this.#closed.close(
       new ClosedError({ path: this.#options.queuePath, detail: 'the queue is closed' }),
     );
     this.#claims.close();
@@ -211,12 +216,12 @@ export class QueueTaker {
   }
 
   #throwIfClosed(): void {
-    this.#closed.signal.throwIfAborted();
+    this.#closed.throwIfClosed();
   }
 
   /** Waits for shared work (a listing, a read) until the call gives up or the taker closes. */
   #within<T>(work: Promise<T>, limits: CallLimits | undefined): Promise<T> {
-    return settleWithin(work, limits?.signal, this.#closed.signal);
+    return this.#closed.until(work, limits);
   }
 
   #hasCandidate(): boolean {
@@ -251,7 +256,9 @@ export class QueueTaker {
     let keep = false;
     try {
       for (let reads = 0; reads < 3; reads += 1) {
-        const item = await this.#within(this.#dataOf(name), limits);
+        // Read ahead, the data is usually there already: no wait, nothing to race.
+        const read = this.#data.get(name) ?? this.#startRead(name);
+        const item = this.#itemOf(name, read.settled ?? (await this.#within(read.promise, limits)));
         if (item === undefined) break;
         if (this.#late.length > 0) {
           // An older item was won meanwhile (its take had given up): it goes first.
@@ -280,7 +287,7 @@ export class QueueTaker {
           if (outcome.kind === 'gone') break;
         } else {
           const deleting = this.#claims.track(
-            client.delete(path, { version: item.version, signal: this.#claims.signal }),
+            client.delete(path, { version: item.version, signal: this.#claims.signalFor() }),
           );
           this.#readAhead();
           this.#listAhead();
@@ -341,7 +348,7 @@ export class QueueTaker {
 
   /** An item won after its take gave up: the next take gets it; after close it is let go. */
   #deliverLate(item: TakenItem): void {
-    if (this.#closed.signal.aborted) {
+    if (this.#closed.closed) {
       this.#drop(item);
       return;
     }
@@ -502,7 +509,7 @@ export class QueueTaker {
     for (let i = start; i < end; i += 1) {
       const name = this.#candidates[i]!;
       // Never rejects (errors are settled values), so nothing is left unhandled.
-      if (!this.#data.has(name) && !this.#busy.has(name)) void this.#startRead(name);
+      if (!this.#data.has(name) && !this.#busy.has(name)) this.#startRead(name);
     }
   }
 
@@ -523,30 +530,38 @@ export class QueueTaker {
       this.#changed &&
       this.#listing === undefined &&
       left <= (this.#listedItems >= 2 * prefetch ? prefetch : 0) &&
-      !this.#closed.signal.aborted
+      !this.#closed.closed
     ) {
       // A failure here is met again by the take that finds the list dry and lists itself.
       this.#relist().catch(() => undefined);
     }
   }
 
-  #startRead(name: string): Promise<Settled> {
+  #startRead(name: string): DataRead {
     const { client } = this.#options;
     const path = this.#itemPrefix + name;
-    const read = this.#reads(async (): Promise<Settled> => {
-      try {
-        const { data, stat } = await client.getData(path);
-        return { ok: true, item: { data, version: stat.version } };
-      } catch (error) {
-        return isNoNode(error) ? { ok: true, item: undefined } : { ok: false, error };
-      }
-    });
+    const read: DataRead = {
+      promise: this.#reads(async (): Promise<Settled> => {
+        try {
+          const { data, stat } = await client.getData(path);
+          read.settled = { ok: true, item: { data, version: stat.version } };
+        } catch (error) {
+          read.settled = isNoNode(error) ? { ok: true, item: undefined } : { ok: false, error };
+        }
+        return read.settled;
+      }),
+    };
     this.#data.set(name, read);
     return read;
   }
 
   async #dataOf(name: string): Promise<ItemRead> {
-    const settled = await (this.#data.get(name) ?? this.#startRead(name));
+    const read = this.#data.get(name) ?? this.#startRead(name);
+    return this.#itemOf(name, read.settled ?? (await read.promise));
+  }
+
+  /** The item a read found; a failed read is forgotten (the next attempt reads again). */
+  #itemOf(name: string, settled: Settled): ItemRead {
     if (!settled.ok) {
       this.#data.delete(name);
       throw settled.error;

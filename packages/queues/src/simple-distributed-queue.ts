@@ -6,14 +6,14 @@ import {
   type FrameworkClient,
   type SignalOptions,
 } from '@zkrecipes/framework';
-import { CallLimits } from './call-limits.js';
+import { CallLimits, requestSignal } from './call-limits.js';
+import { Closing } from './closing.js';
 import { ensureAndList } from './ensure-queue-path.js';
 import { NoSuchElementError } from './no-such-element-error.js';
 import { assertQueuePathOwned } from './path-ownership.js';
 import { DEFAULT_HARD_MAX_ITEMS, PutLimiter } from './put-limiter.js';
 import { SIMPLE_QUEUE_PREFIX } from './queue-node-names.js';
 import { QueueTaker } from './queue-taker.js';
-import { settleWithin } from './settle-within.js';
 import {
   describeValue,
   validateNodeSize,
@@ -65,7 +65,7 @@ export class SimpleDistributedQueue {
   /** `<path>/qn-`, what offer() creates. */
   readonly #itemPath: string;
   /** Aborted by close(), with a ClosedError: ends every request and wait of the queue. */
-  readonly #closing = new AbortController();
+  readonly #closing = new Closing();
   #ready: Promise<void> | undefined;
   #isReady = false;
 
@@ -112,17 +112,26 @@ export class SimpleDistributedQueue {
     validateWaitOptions(options);
     const { signal } = options;
     signal?.throwIfAborted();
-    const closing = this.#closing.signal;
-    const ends = signal === undefined ? closing : AbortSignal.any([signal, closing]);
-    // Once ready and under the bound, the create is sent without an await before it.
-    if (!this.#isReady) await settleWithin(this.#ensureReady(), ends);
-    if (!this.#limiter.tryReserve()) await this.#limiter.reserve({ signal: ends });
-    await this.#client.create(this.#itemPath, {
-      data,
-      mode: 'PERSISTENT_SEQUENTIAL',
-      createParents: true,
-      signal: ends,
-    });
+    const limits = CallLimits.of(this.#client, undefined, signal);
+    const closing = this.#closing;
+    try {
+      // Once ready and under the bound, the create is sent without an await before it.
+      if (!this.#isReady) await closing.until(this.#ensureReady(), limits);
+      if (!this.#limiter.tryReserve()) {
+        await this.#limiter.reserve({
+          signal: requestSignal(this.#client, signal, closing.signal),
+        });
+      }
+      const creating = this.#client.create(this.#itemPath, {
+        data,
+        mode: 'PERSISTENT_SEQUENTIAL',
+        createParents: true,
+        signal: requestSignal(this.#client, signal, closing.signal),
+      });
+      await closing.until(creating);
+    } finally {
+      limits?.[Symbol.dispose]();
+    }
     return true;
   }
 
@@ -151,8 +160,13 @@ export class SimpleDistributedQueue {
     this.#assertOpen();
     const { signal } = options;
     signal?.throwIfAborted();
-    if (!this.#isReady) await settleWithin(this.#ensureReady(), signal, this.#closing.signal);
-    return (await this.#taker.peek(signal))?.data ?? null;
+    const limits = CallLimits.of(this.#client, undefined, signal);
+    try {
+      if (!this.#isReady) await this.#closing.until(this.#ensureReady(), limits);
+      return (await this.#taker.peek(limits))?.data ?? null;
+    } finally {
+      limits?.[Symbol.dispose]();
+    }
   }
 
   /** The head's data without removing it; rejects with NoSuchElementError when empty. */
@@ -177,8 +191,8 @@ export class SimpleDistributedQueue {
    * once. Twice is a no-op.
    */
   close(): Promise<void> {
-    if (!this.#closing.signal.aborted) {
-      this.#closing.abort(new ClosedError({ path: this.#path, detail: 'the queue is closed' }));
+    if (!this.#closing.closed) {
+      this.#closing.close(new ClosedError({ path: this.#path, detail: 'the queue is closed' }));
       this.#taker.close();
     }
     return Promise.resolve();
@@ -192,21 +206,22 @@ export class SimpleDistributedQueue {
   async #take(wait: boolean, options: WaitOptions): Promise<Buffer | null> {
     this.#assertOpen();
     options.signal?.throwIfAborted();
-    using limits = CallLimits.of(this.#client, options.timeoutMs, options.signal);
-    if (!this.#isReady) {
-      try {
-        await settleWithin(this.#ensureReady(), limits?.signal, this.#closing.signal);
-      } catch (error) {
-        if (limits?.ranOut(error) === true) return null;
-        throw error;
-      }
+    // Disposed by hand: `using` compiles to a helper that costs more than the whole call here.
+    const limits = CallLimits.of(this.#client, options.timeoutMs, options.signal);
+    try {
+      if (!this.#isReady) await this.#closing.until(this.#ensureReady(), limits);
+      const taken = await this.#taker.take({ wait, limits });
+      return taken?.data ?? null;
+    } catch (error) {
+      if (limits?.ranOut(error) === true) return null;
+      throw error;
+    } finally {
+      limits?.[Symbol.dispose]();
     }
-    const taken = await this.#taker.take({ wait, limits });
-    return taken?.data ?? null;
   }
 
   #assertOpen(): void {
-    this.#closing.signal.throwIfAborted();
+    this.#closing.throwIfClosed();
   }
 
   /**
