@@ -182,6 +182,12 @@ export class LockSafety {
    * while connected, and removes the presence node after it).
    */
   finish(lease: Lease, end: LeaseEnd): Promise<FinishOutcome> {
+    // Handed back unprocessed: a consumer still at work on it must stop.
+    if (end.kind === 'release') {
+      this.#leaseSignals
+        .get(lease)
+        ?.abort(new SessionExpiredError({ detail: "the item's lock was handed back" }));
+    }
     return this.#track(this.#finish(lease, end)).finally(() => this.#endLease(lease));
   }
 

@@ -295,19 +295,21 @@ describe('DistributedQueue in safe mode (lockPath)', () => {
     const lockPath = `${path}-locks`;
     await using producer = await producerFor(path);
     await producer.put('slow');
-    let entered = false;
+    let entered: AbortSignal | undefined;
     const stuck = new DistributedQueue(clients[1]!, path, {
       serializer: stringSerializer(),
       lockPath,
       closeTimeoutMs: 50,
-      consumer: () => {
-        entered = true;
+      consumer: (_item, { signal }) => {
+        entered = signal;
         return new Promise(() => undefined);
       },
     });
     await stuck.start();
-    await waitFor(() => entered, { message: 'the consumer to start' });
+    await waitFor(() => entered !== undefined, { message: 'the consumer to start' });
     await stuck.close();
+    // The consumer still at work learns that its item was handed back.
+    assert.equal(entered?.aborted, true);
     assert.deepEqual(await clients[0]!.getChildren(lockPath), []);
     const again: string[] = [];
     await using next = new DistributedQueue(clients[2]!, path, {
