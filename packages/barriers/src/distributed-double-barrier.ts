@@ -126,9 +126,8 @@ export class DistributedDoubleBarrier {
   /**
    * Leaves the barrier and waits until every member has left. Resolves `true` then, `false`
    * when `timeoutMs` passes first, whatever the connection does; rejects with the signal's
-   * reason on abort, with ClosedError
-   * when the client closes, and with SessionExpiredError when this member's node vanished with
-   * its session. After `false` or a rejection other than SessionExpiredError this member is
+   * reason on abort, with ClosedError when the client closes, and with SessionExpiredError when
+   * this member's node vanished with its session. After `false` or a rejection other than SessionExpiredError this member is
    * still leaving (phase ENTERED): call leave() again to finish.
    */
   async leave(options: WaitOptions = {}): Promise<boolean> {
@@ -160,6 +159,10 @@ export class DistributedDoubleBarrier {
     try {
       // One round trip: the three requests go out together and the server answers them in
       // order. Only the listing depends on the create; it is checked below.
+      const checking = client.exists(this.#readyPath, {
+        watch: wake.watch,
+        signal: watchSignal(wake, signal),
+      });
       const creating = client.create(this.#ourPath, {
         mode: 'EPHEMERAL',
         createParents: true,
@@ -168,7 +171,7 @@ export class DistributedDoubleBarrier {
       // From here the node may exist (a create cut off in flight): every way out removes it.
       this.#ourNodeExists = true;
       const [ready, created, listed] = await Promise.allSettled([
-        client.exists(this.#readyPath, { watch: wake.watch, signal: watchSignal(wake, signal) }),
+        checking,
         creating,
         client.getChildren(this.#path, { signal }),
       ]);
