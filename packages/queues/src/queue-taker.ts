@@ -16,7 +16,6 @@
 // with other takes, a claim) is raced against its limits and the taker's close, and left
 // running for others when it gives up. Claims follow item-claims.ts: an item won after its take
 // gave up goes to the next take.
-import pLimit, { type LimitFunction } from 'p-limit';
 import {
   ClosedError,
   type FrameworkClient,
@@ -32,6 +31,8 @@ import {
 import type { CallLimits } from './call-limits.js';
 import { Closing } from './closing.js';
 import { type ClaimResult, ItemClaims } from './item-claims.js';
+import { ItemReads } from './item-reads.js';
+import { LateItems } from './late-items.js';
 import type { Lease, LockOutcome, LockSafety } from './lock-safety.js';
 import { sortItems } from './queue-node-names.js';
 
@@ -72,18 +73,8 @@ export interface TakeOptions {
   readonly limits?: CallLimits | undefined;
 }
 
-type ItemRead = { readonly data: Buffer; readonly version: number } | undefined;
-type Settled =
-  { readonly ok: true; readonly item: ItemRead } | { readonly ok: false; error: unknown };
-/** A read of an item's data; `settled` is filled in when it is done, so a take need not wait. */
-interface DataRead {
-  readonly promise: Promise<Settled>;
-  settled?: Settled;
-}
-
 export class QueueTaker {
   readonly #options: QueueTakerOptions;
-  readonly #reads: LimitFunction;
   /** Items in taking order, from the last listing; `#cursor` is the next one to try. */
   #candidates: string[] = [];
   #cursor = 0;
@@ -92,13 +83,13 @@ export class QueueTaker {
   /** Safe mode: items locked by other consumers, with the watch on their lock. */
   readonly #busy = new Map<string, Wake>();
   /** Data read ahead, by item name. */
-  readonly #data = new Map<string, DataRead>();
+  readonly #data: ItemReads;
   readonly #waiters = new Set<() => void>();
   readonly #warnedForeign = new Set<string>();
   readonly #closed = new Closing();
   readonly #claims: ItemClaims;
-  /** Items won by a claim after its take gave up: the next takes get them first. */
-  readonly #late: TakenItem[] = [];
+  /** Plain mode: items won by a claim after its take gave up; the next takes get them first. */
+  readonly #late: LateItems;
   /** `<queuePath>/`: item paths are this plus the name. */
   readonly #itemPrefix: string;
   #listing: Promise<void> | undefined;
@@ -117,10 +108,11 @@ export class QueueTaker {
 
   constructor(options: QueueTakerOptions) {
     this.#options = options;
-    // The item being taken and the `prefetch` after it: all of them can be read in one go.
-    this.#reads = pLimit(options.prefetch + 1);
     this.#itemPrefix = `${joinPath(options.queuePath, '')}/`;
+    // The item being taken and the `prefetch` after it: all of them can be read in one go.
+    this.#data = new ItemReads(options.client, this.#itemPrefix, options.prefetch + 1);
     this.#claims = new ItemClaims(options.client, options.queuePath);
+    this.#late = new LateItems(options.logger);
   }
 
   /** How many children the queue had at the last listing (Curator's getLastMessageCount). */
@@ -139,7 +131,7 @@ export class QueueTaker {
       for (;;) {
         this.#throwIfClosed();
         limits?.throwIfAborted();
-        const late = this.#late.shift();
+        const late = this.#late.next();
         if (late !== undefined) return late;
         const name = this.#nextCandidate();
         if (name === undefined) {
@@ -168,7 +160,7 @@ export class QueueTaker {
     for (let listed = false; ;) {
       this.#throwIfClosed();
       limits?.throwIfAborted();
-      const late = this.#late[0];
+      const late = this.#late.first();
       if (late !== undefined) return late;
       const name = this.#firstAvailable();
       if (name === undefined) {
@@ -177,7 +169,7 @@ export class QueueTaker {
         listed = true;
         continue;
       }
-      const item = await this.#closed.until(this.#dataOf(name), limits);
+      const item = await this.#closed.until(this.#data.dataOf(name), limits);
       if (item !== undefined) return { name, data: item.data };
       this.#dropCandidate(name);
     }
@@ -194,7 +186,7 @@ export class QueueTaker {
   /** Forgets an item this taker finished with (deleted, requeued or lost). */
   finished(name: string): void {
     this.#claimed.delete(name);
-    this.#data.delete(name);
+    this.#data.forget(name);
   }
 
   /**
@@ -212,7 +204,7 @@ export class QueueTaker {
     this.#busy.clear();
     this.#data.clear();
     this.#wakeAll();
-    for (const item of this.#late.splice(0)) this.#drop(item);
+    this.#late.close();
   }
 
   #throwIfClosed(): void {
@@ -257,10 +249,13 @@ export class QueueTaker {
     try {
       for (let reads = 0; reads < 3; reads += 1) {
         // Read ahead, the data is usually there already: no wait, nothing to race.
-        const read = this.#data.get(name) ?? this.#startRead(name);
-        const item = this.#itemOf(name, read.settled ?? (await this.#within(read.promise, limits)));
+        const read = this.#data.of(name);
+        const item = this.#data.itemOf(
+          name,
+          read.settled ?? (await this.#within(read.promise, limits)),
+        );
         if (item === undefined) break;
-        if (this.#late.length > 0) {
+        if (this.#late.waiting) {
           // An older item was won meanwhile (its take had given up): it goes first.
           this.#candidates.splice(this.#cursor, 0, name);
           return undefined;
@@ -271,7 +266,7 @@ export class QueueTaker {
           this.#readAhead();
           const result = await this.#claims.wait(locking, limits).catch((error: unknown) => {
             keep = true;
-            void locking.then((late) => this.#lateLock(name, path, item.data, wake, late));
+            void locking.then((late) => this.#lateLock(name, wake, late));
             throw error;
           });
           if (!result.ok) throw result.error;
@@ -304,7 +299,7 @@ export class QueueTaker {
           if (!isBadVersion(result.error)) throw result.error;
         }
         // The data changed after we read it (someone wrote to the item): read it again.
-        this.#data.delete(name);
+        this.#data.forget(name);
       }
       this.#gone(name);
       return undefined;
@@ -315,66 +310,43 @@ export class QueueTaker {
 
   /** Plain mode: our delete of the item went through. */
   #deleted(name: string): void {
-    this.#data.delete(name);
+    this.#data.forget(name);
     if (this.#listing !== undefined) this.#deletedSinceListing.add(name);
   }
 
-  /** Plain mode: the answer to a delete whose take gave up. */
+  /** Plain mode: the answer to a delete whose take gave up. The item, if won, is the next one. */
   #lateDelete(name: string, path: string, data: Buffer, result: ClaimResult<void>): void {
-    if (result.ok) {
-      this.#deleted(name);
-      this.#claimed.delete(name);
-      this.#deliverLate({ name, path, data, lease: undefined });
-    } else {
+    if (!result.ok) {
       this.restore(name);
-    }
-  }
-
-  /** Safe mode: the answer to a lock whose take gave up. */
-  #lateLock(
-    name: string,
-    path: string,
-    data: Buffer,
-    wake: Wake,
-    result: ClaimResult<LockOutcome>,
-  ): void {
-    if (result.ok && result.value.kind === 'locked') {
-      this.#deliverLate({ name, path, data, lease: result.value.lease });
       return;
     }
-    wake.cancel();
-    this.restore(name);
-  }
-
-  /** An item won after its take gave up: the next take gets it; after close it is let go. */
-  #deliverLate(item: TakenItem): void {
-    if (this.#closed.closed) {
-      this.#drop(item);
-      return;
-    }
-    this.#late.push(item);
+    this.#deleted(name);
+    this.#claimed.delete(name);
+    this.#late.add({ name, path, data, lease: undefined });
     this.#wakeAll();
   }
 
-  /** A won item nobody will take: its lock is released; a deleted item is reported lost. */
-  #drop(item: TakenItem): void {
-    const { safety, logger } = this.#options;
-    if (item.lease !== undefined && safety !== undefined) {
-      this.finished(item.name);
-      // Never rejects into nothing: finish() reports its failures through its outcome or log.
-      safety.finish(item.lease, { kind: 'release' }).catch(() => undefined);
+  /**
+   * Safe mode: the answer to a lock whose take gave up. A lock won is handed straight back (the
+   * item is still queued), so it never holds up other consumers while no take of ours comes.
+   */
+  #lateLock(name: string, wake: Wake, result: ClaimResult<LockOutcome>): void {
+    wake.cancel();
+    const safety = this.#options.safety;
+    if (!result.ok || result.value.kind !== 'locked' || safety === undefined) {
+      this.restore(name);
       return;
     }
-    logger.error(
-      'an item was taken after its take() gave up, and the queue closed before another take: ' +
-        'it is lost',
-      { path: item.path },
+    // finish() never rejects into nothing: its failures go to its outcome or the log.
+    safety.finish(result.value.lease, { kind: 'release' }).then(
+      () => this.restore(name),
+      () => this.finished(name),
     );
   }
 
   /** Someone else took the item. If the queue changed since our listing, list it again. */
   #gone(name: string): void {
-    this.#data.delete(name);
+    this.#data.forget(name);
     if (this.#changed) {
       this.#candidates = [];
       this.#cursor = 0;
@@ -382,7 +354,7 @@ export class QueueTaker {
   }
 
   #dropCandidate(name: string): void {
-    this.#data.delete(name);
+    this.#data.forget(name);
     const index = this.#candidates.indexOf(name, this.#cursor);
     if (index >= 0) this.#candidates.splice(index, 1);
   }
@@ -460,7 +432,7 @@ export class QueueTaker {
     );
     this.#cursor = 0;
     const present = new Set(items);
-    for (const name of this.#data.keys()) if (!present.has(name)) this.#data.delete(name);
+    this.#data.keepOnly(present);
     this.#wakeAll();
   }
 
@@ -509,7 +481,7 @@ export class QueueTaker {
     for (let i = start; i < end; i += 1) {
       const name = this.#candidates[i]!;
       // Never rejects (errors are settled values), so nothing is left unhandled.
-      if (!this.#data.has(name) && !this.#busy.has(name)) this.#startRead(name);
+      if (!this.#data.has(name) && !this.#busy.has(name)) this.#data.of(name);
     }
   }
 
@@ -535,37 +507,5 @@ export class QueueTaker {
       // A failure here is met again by the take that finds the list dry and lists itself.
       this.#relist().catch(() => undefined);
     }
-  }
-
-  #startRead(name: string): DataRead {
-    const { client } = this.#options;
-    const path = this.#itemPrefix + name;
-    const read: DataRead = {
-      promise: this.#reads(async (): Promise<Settled> => {
-        try {
-          const { data, stat } = await client.getData(path);
-          read.settled = { ok: true, item: { data, version: stat.version } };
-        } catch (error) {
-          read.settled = isNoNode(error) ? { ok: true, item: undefined } : { ok: false, error };
-        }
-        return read.settled;
-      }),
-    };
-    this.#data.set(name, read);
-    return read;
-  }
-
-  async #dataOf(name: string): Promise<ItemRead> {
-    const read = this.#data.get(name) ?? this.#startRead(name);
-    return this.#itemOf(name, read.settled ?? (await read.promise));
-  }
-
-  /** The item a read found; a failed read is forgotten (the next attempt reads again). */
-  #itemOf(name: string, settled: Settled): ItemRead {
-    if (!settled.ok) {
-      this.#data.delete(name);
-      throw settled.error;
-    }
-    return settled.item;
   }
 }
