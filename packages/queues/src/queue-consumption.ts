@@ -81,7 +81,7 @@ export class QueueConsumption<T> {
   /**
    * An iterator over items. An item counts as done when the next one is asked for; leaving the
    * loop while holding one (break, return, throw) hands it back unprocessed in safe mode.
-   * Waits for the connection (a take, the end of a lease) end when the queue stops.
+   * Its waits for the connection (a take, the end of a lease) end when the queue stops.
    */
   async *iterate(signal: AbortSignal | undefined): AsyncGenerator<T, void, undefined> {
     // One per iterator, not per item: `using` is fine here.

@@ -15,7 +15,7 @@
 // A take ends on time in every connection state: what it waits for (a listing, a read shared
 // with other takes, a claim) is raced against its limits and the taker's close, and left
 // running for others when it gives up. Claims follow item-claims.ts: an item won after its take
-// gave up goes to the next take.
+// gave up goes to the next take (late-items.ts), a lock won so is handed back.
 import {
   ClosedError,
   type FrameworkClient,
@@ -191,8 +191,8 @@ export class QueueTaker {
 
   /**
    * Stops: pending takes reject with ClosedError, watches are silenced. A take whose claim is
-   * in flight gets its answer while the connection is up (and with it the item); items won
-   * after their take gave up are handed back (safe mode) or reported lost (plain mode).
+   * in flight gets its answer while the connection is up (and with it the item); a plain-mode
+   * item won after its take gave up, and not taken since, is reported lost.
    */
   close(): void {
     if (this.#closed.closed) return;
