@@ -566,7 +566,8 @@ export class FrameworkClient {
     try {
       return await retryLoop(attempt, {
         policy: this.#context.retryPolicy,
-        signal: signal === undefined ? closedSignal : AbortSignal.any([signal, closedSignal]),
+        signal,
+        closedSignal,
         onRetry: ({ retryCount, delayMs, error }) =>
           this.#logger.debug(`retrying ${operation}`, { path, retryCount, delayMs, error }),
       });
