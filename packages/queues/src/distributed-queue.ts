@@ -1,8 +1,10 @@
 import type { Observable, Subscription } from 'rxjs';
 import {
+  checkClient,
   checkEventListener,
   ClosedError,
   type FrameworkClient,
+  IllegalStateError,
   InvalidArgumentError,
   isErrorState,
   joinPath,
@@ -83,6 +85,7 @@ export class DistributedQueue<T = Buffer> {
     queuePath: string,
     options: DistributedQueueOptions<T> = {},
   ) {
+    checkClient('DistributedQueue', client);
     const {
       lockPath,
       serializer,
@@ -164,7 +167,7 @@ export class DistributedQueue<T = Buffer> {
    */
   async start(): Promise<void> {
     if (this.#state !== 'LATENT') {
-      throw new InvalidArgumentError(`start() while ${this.#state}: a queue starts once`, {
+      throw new IllegalStateError(`start() while ${this.#state}: a queue starts once`, {
         path: this.#path,
       });
     }
@@ -232,7 +235,7 @@ export class DistributedQueue<T = Buffer> {
    */
   items(options: { readonly signal?: AbortSignal | undefined } = {}): AsyncIterableIterator<T> {
     if (this.#state !== 'STARTED') {
-      throw new InvalidArgumentError(`items() while ${this.#state}: start() the queue first`, {
+      throw new IllegalStateError(`items() while ${this.#state}: start() the queue first`, {
         path: this.#path,
       });
     }
@@ -301,7 +304,7 @@ export class DistributedQueue<T = Buffer> {
 
   async #put(items: readonly T[], multi: number | undefined, options: PutOptions): Promise<string> {
     if (this.#state !== 'STARTED') {
-      throw new InvalidArgumentError(`put while ${this.#state}: start() the queue first`, {
+      throw new IllegalStateError(`put while ${this.#state}: start() the queue first`, {
         path: this.#path,
       });
     }

@@ -59,7 +59,16 @@ export function stringSerializer(encoding: BufferEncoding = 'utf8'): QueueSerial
 export function jsonSerializer<T>(): QueueSerializer<T> {
   return {
     serialize(item: T): Uint8Array {
-      const text = JSON.stringify(item) as string | undefined;
+      let text: string | undefined;
+      try {
+        text = JSON.stringify(item);
+      } catch (error) {
+        // A cycle or a BigInt: JSON.stringify throws a TypeError; say what it was about.
+        throw new InvalidArgumentError(
+          `queue item has no JSON form (${(error as Error).message}); jsonSerializer takes JSON values`,
+          { cause: error },
+        );
+      }
       if (text === undefined) {
         throw new InvalidArgumentError(
           `queue item has no JSON form (got ${describe(item)}); jsonSerializer takes JSON values`,

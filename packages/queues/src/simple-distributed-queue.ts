@@ -1,10 +1,11 @@
 import {
+  checkClient,
   ClosedError,
+  type FrameworkClient,
   InvalidArgumentError,
   joinPath,
-  validatePath,
-  type FrameworkClient,
   type SignalOptions,
+  validatePath,
 } from '@zkrecipes/framework';
 import { CallLimits, requestSignal } from './call-limits.js';
 import { Closing } from './closing.js';
@@ -70,6 +71,7 @@ export class SimpleDistributedQueue {
   #isReady = false;
 
   constructor(client: FrameworkClient, path: string, options: SimpleDistributedQueueOptions = {}) {
+    checkClient('SimpleDistributedQueue', client);
     validatePath(path, { allowRoot: false });
     const { prefetch = 8, hardMaxItems = DEFAULT_HARD_MAX_ITEMS } = options;
     validateWholeNumber('prefetch', prefetch, 1, 1000);

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { firstValueFrom, filter } from 'rxjs';
 import {
   isClosed,
+  isIllegalState,
   isInvalidArgument,
   MAX_NODE_DATA_BYTES,
   type FrameworkClient,
@@ -282,7 +283,10 @@ describe('DistributedQueue', () => {
     const path = uniquePath('lifecycle');
     const queue = new DistributedQueue(producerClient, path);
     assert.equal(queue.state, 'LATENT');
-    await assert.rejects(queue.put(Buffer.from('x')), /put while LATENT/);
+    await assert.rejects(
+      queue.put(Buffer.from('x')),
+      (error) => isIllegalState(error) && /put while LATENT/.test(String(error)),
+    );
     assert.throws(() => queue.items(), /items\(\) while LATENT/);
     const completed = firstValueFrom(queue.events$, { defaultValue: 'completed' });
     await queue.start();
