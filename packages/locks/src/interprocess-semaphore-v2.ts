@@ -20,8 +20,8 @@ import {
   SEMAPHORE_LOCKS,
   sortParticipants,
 } from './lock-node-names.js';
-import { removeOwnNode } from './remove-own-node.js';
-import { sleepUnlessAborted, waitForWake } from './wait-for-wake.js';
+import { removeOwnNode } from './own-node.js';
+import { sleepUnlessAborted, untilAborted, waitForWake } from './wait-for-wake.js';
 
 /** Options of {@link InterProcessSemaphoreV2}. */
 export interface InterProcessSemaphoreV2Options {
@@ -146,7 +146,9 @@ export class InterProcessSemaphoreV2 {
       // Not connected: nobody can know how many leases are out, and acquire(0) waits for nothing.
       if (!this.#client.isConnected) return undefined;
       // Full now: one read answers, nothing is left behind.
-      const taken = sortParticipants(await this.#readLeases(limits.signal), [LockName.LEASE]);
+      // Raced against the connection, like a lock's acquire(0) read (see LockInternals).
+      const leases = await untilAborted(this.#readLeases(), limits.signal);
+      const taken = sortParticipants(leases, [LockName.LEASE]);
       if (taken.length + qty > this.#maxLeases) return undefined;
     }
     const leases: Lease[] = [];

@@ -101,3 +101,28 @@ export async function sleepUnlessAborted(
     clearTimeout(timer);
   }
 }
+
+/**
+ * Settles as `work` does, or rejects with `signal.reason` once `signal` aborts first; the work
+ * itself goes on (its late outcome is dropped). Costs a listener on `signal`, where handing the
+ * signal to a framework operation would combine it with the client's own.
+ */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged
+        reject(error);
+      },
+    );
+  });
+}
