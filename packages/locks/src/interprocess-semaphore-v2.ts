@@ -44,7 +44,7 @@ const LEASE_VANISHED = Symbol('lease vanished');
  * @example
  * const semaphore = new InterProcessSemaphoreV2(client, '/app/semaphores/exports', 3);
  * const lease = await semaphore.acquire();
- * try { await runExport(); } finally { await lease.close(); }
+ * try { await runExport({ signal: lease.lost }); } finally { await lease.close(); }
  */
 export class InterProcessSemaphoreV2 {
   readonly #client: FrameworkClient;
