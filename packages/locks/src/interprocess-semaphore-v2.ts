@@ -275,11 +275,12 @@ export class InterProcessSemaphoreV2 {
 
   /** Returns leases an acquire took but will not hand out, waiting only while its time lasts. */
   async #discardAll(leases: readonly Lease[], limits: AcquireLimits): Promise<void> {
-    for (const lease of leases)
+    for (const lease of leases) {
       await lease.discard({ logger: this.#logger, signal: limits.signal });
+    }
   }
 
-  /** Removes a node we made (our lease, our turn at the mutex), waiting only while the call's time lasts. */
+  /** Removes a node we made (our lease, our turn at the mutex) while the call's time lasts. */
   #letGo(path: string, limits: AcquireLimits): Promise<void> {
     return removeOwnNode(this.#client, path, { logger: this.#logger, signal: limits.signal });
   }

@@ -107,22 +107,10 @@ export async function sleepUnlessAborted(
  * itself goes on (its late outcome is dropped). Costs a listener on `signal`, where handing the
  * signal to a framework operation would combine it with the client's own.
  */
-export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return work;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason as Error);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged
-        reject(error);
-      },
-    );
-  });
+export async function untilAborted<T>(
+  work: Promise<T>,
+  signal: AbortSignal | undefined,
+): Promise<T> {
+  if (signal !== undefined) await waitForWake(work, { signal });
+  return work;
 }
