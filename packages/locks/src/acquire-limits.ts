@@ -3,9 +3,10 @@
 //
 // acquire(0) needs one thing more. A deadline of 0 would abort its own first read, and no
 // deadline at all would let an outage that starts mid-call hold it for the whole retry policy.
-// Its requests get a signal that aborts when the connection they go out on is lost instead:
-// on a connection that is up they take a round trip, and a loss answers false, the same
-// answer as any acquire whose time ran out.
+// Its requests are bounded by the connection they go out on instead (its create gets that
+// connection's signal; its first read is raced against it): on a connection that is up they
+// take a round trip, and a loss answers false, the same answer as any acquire whose time ran
+// out.
 import { Deadline } from '@zkrecipes/framework';
 import type { ConnectionWatch } from './connection-watch.js';
 

@@ -29,8 +29,9 @@ export class InterProcessMultiLock implements InterProcessLock {
   /** Takes every lock; resolves true. */
   acquire(timeoutMs?: undefined, options?: AcquireOptions): Promise<true>;
   /**
-   * Takes every lock within `timeoutMs` in total (Curator gives each lock the whole time):
-   * true, or false with none held.
+   * Takes every lock within `timeoutMs` in total, in any connection state (one deadline, handed
+   * to each lock in turn; Curator gives each lock the whole time): true, or false with none
+   * held. The multi-lock has no hold of its own: check its locks' holds before a side effect.
    */
   acquire(timeoutMs: number | undefined, options?: AcquireOptions): Promise<boolean>;
   async acquire(timeoutMs?: number, options: AcquireOptions = {}): Promise<boolean> {

@@ -36,7 +36,10 @@ export class InterProcessSemaphoreMutex implements InterProcessLock {
     return true;
   }
 
-  /** Gives the lock back; IllegalMonitorStateError when it is not held. */
+  /**
+   * Gives the lock back (during an outage at once: the delete goes on in the background);
+   * IllegalMonitorStateError when it is not held.
+   */
   async release(): Promise<void> {
     const lease = this.#lease;
     if (lease === undefined) {
@@ -51,7 +54,10 @@ export class InterProcessSemaphoreMutex implements InterProcessLock {
     return this.#lease !== undefined;
   }
 
-  /** The lease behind the current hold (its `lost` signal, its node), or undefined. */
+  /**
+   * The lease behind the current hold (its `lost` signal, `isValid()`, `validUntil`, its node),
+   * or undefined.
+   */
   get lease(): Lease | undefined {
     return this.#lease;
   }

@@ -20,8 +20,8 @@ import {
   SEMAPHORE_LOCKS,
   sortParticipants,
 } from './lock-node-names.js';
-import { removeOwnNode } from './remove-own-node.js';
-import { sleepUnlessAborted, waitForWake } from './wait-for-wake.js';
+import { removeOwnNode } from './own-node.js';
+import { sleepUnlessAborted, untilAborted, waitForWake } from './wait-for-wake.js';
 
 /** Options of {@link InterProcessSemaphoreV2}. */
 export interface InterProcessSemaphoreV2Options {
@@ -44,7 +44,7 @@ const LEASE_VANISHED = Symbol('lease vanished');
  * @example
  * const semaphore = new InterProcessSemaphoreV2(client, '/app/semaphores/exports', 3);
  * const lease = await semaphore.acquire();
- * try { await runExport(); } finally { await lease.close(); }
+ * try { await runExport({ signal: lease.lost }); } finally { await lease.close(); }
  */
 export class InterProcessSemaphoreV2 {
   readonly #client: FrameworkClient;
@@ -146,7 +146,9 @@ export class InterProcessSemaphoreV2 {
       // Not connected: nobody can know how many leases are out, and acquire(0) waits for nothing.
       if (!this.#client.isConnected) return undefined;
       // Full now: one read answers, nothing is left behind.
-      const taken = sortParticipants(await this.#readLeases(limits.signal), [LockName.LEASE]);
+      // Raced against the connection, like a lock's acquire(0) read (see LockInternals).
+      const leases = await untilAborted(this.#readLeases(), limits.signal);
+      const taken = sortParticipants(leases, [LockName.LEASE]);
       if (taken.length + qty > this.#maxLeases) return undefined;
     }
     const leases: Lease[] = [];
@@ -273,11 +275,12 @@ export class InterProcessSemaphoreV2 {
 
   /** Returns leases an acquire took but will not hand out, waiting only while its time lasts. */
   async #discardAll(leases: readonly Lease[], limits: AcquireLimits): Promise<void> {
-    for (const lease of leases)
+    for (const lease of leases) {
       await lease.discard({ logger: this.#logger, signal: limits.signal });
+    }
   }
 
-  /** Removes a node we made (our lease, our turn at the mutex), waiting only while the call's time lasts. */
+  /** Removes a node we made (our lease, our turn at the mutex) while the call's time lasts. */
   #letGo(path: string, limits: AcquireLimits): Promise<void> {
     return removeOwnNode(this.#client, path, { logger: this.#logger, signal: limits.signal });
   }

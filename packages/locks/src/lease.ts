@@ -1,6 +1,6 @@
-import { deleteOwnNode, type FrameworkClient, type Logger } from '@zkrecipes/framework';
+import type { FrameworkClient, Logger } from '@zkrecipes/framework';
 import type { HoldValidity } from './connection-watch.js';
-import { removeOwnNode } from './remove-own-node.js';
+import { releaseOwnNode, removeOwnNode } from './own-node.js';
 
 /**
  * One lease of an {@link InterProcessSemaphoreV2} (Curator's `Lease`): the ephemeral node
@@ -63,7 +63,7 @@ export class Lease implements AsyncDisposable {
    * ends with its session anyway). A second call returns the first call's outcome.
    */
   close(): Promise<void> {
-    this.#closed ??= this.#end(() => deleteOwnNode(this.#client, this.#path));
+    this.#closed ??= this.#end(() => releaseOwnNode(this.#client, this.#path));
     return this.#closed;
   }
 

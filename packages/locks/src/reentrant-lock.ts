@@ -8,7 +8,7 @@ import { currentFlow, findFlowHold, runInFlow, type FlowScope } from './flow-sco
 import { IllegalMonitorStateError } from './illegal-monitor-state-error.js';
 import type { AcquireOptions, InterProcessLock } from './interprocess-lock.js';
 import { LockInternals, type AttemptOptions, type LockInternalsConfig } from './lock-internals.js';
-import { reportDeleteFailure } from './remove-own-node.js';
+import { reportDeleteFailure } from './own-node.js';
 import { waitForWake } from './wait-for-wake.js';
 
 /** A held lock, as the flow holding it sees it. */

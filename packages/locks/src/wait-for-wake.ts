@@ -101,3 +101,16 @@ export async function sleepUnlessAborted(
     clearTimeout(timer);
   }
 }
+
+/**
+ * Settles as `work` does, or rejects with `signal.reason` once `signal` aborts first; the work
+ * itself goes on (its late outcome is dropped). Costs a listener on `signal`, where handing the
+ * signal to a framework operation would combine it with the client's own.
+ */
+export async function untilAborted<T>(
+  work: Promise<T>,
+  signal: AbortSignal | undefined,
+): Promise<T> {
+  if (signal !== undefined) await waitForWake(work, { signal });
+  return work;
+}

@@ -1,7 +1,7 @@
 // Pure: no server needed.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { sleepUnlessAborted, WakeWait } from '../src/wait-for-wake.js';
+import { sleepUnlessAborted, untilAborted, WakeWait } from '../src/wait-for-wake.js';
 
 describe('WakeWait', () => {
   it('a wake that comes before the wait makes the wait return woken at once', async () => {
@@ -48,5 +48,19 @@ describe('WakeWait', () => {
       (e) => e === reason,
     );
     assert.ok(performance.now() - startMs < 100);
+  });
+
+  it('untilAborted settles as the work does, or rejects with the reason when the signal aborts first', async () => {
+    const controller = new AbortController();
+    assert.equal(await untilAborted(Promise.resolve(7), controller.signal), 7);
+    const failure = new Error('failed');
+    await assert.rejects(
+      untilAborted(Promise.reject(failure), controller.signal),
+      (e) => e === failure,
+    );
+    const reason = new Error('connection gone');
+    const pending = untilAborted(new Promise(() => undefined), controller.signal);
+    controller.abort(reason);
+    await assert.rejects(pending, (e) => e === reason);
   });
 });
