@@ -1,6 +1,6 @@
 // Argument checks shared by the locks. They run before anything is sent and fail with the
 // framework's InvalidArgumentError, so callers branch on one error type for bad input.
-import { InvalidArgumentError, validateTimeoutMs } from '@zkrecipes/framework';
+import { InvalidArgumentError, validateData, validateTimeoutMs } from '@zkrecipes/framework';
 import type { AcquireOptions } from './interprocess-lock.js';
 
 /** Checks an options argument is an object. */
@@ -30,6 +30,8 @@ export function checkNodeData(name: string, data: unknown): Uint8Array | undefin
   if (!(data instanceof Uint8Array)) {
     throw new InvalidArgumentError(`${name} must be a Buffer or Uint8Array`);
   }
+  // Over ZooKeeper's node limit it could never be written: refused here, not at acquire().
+  validateData(data);
   return data;
 }
 

@@ -1,4 +1,10 @@
-import { Deadline, type FrameworkClient } from '@zkrecipes/framework';
+import {
+  checkClient,
+  Deadline,
+  describeValue,
+  InvalidArgumentError,
+  type FrameworkClient,
+} from '@zkrecipes/framework';
 import { checkAcquireArguments } from './check-arguments.js';
 import type { AcquireOptions, InterProcessLock } from './interprocess-lock.js';
 import { InterProcessMutex } from './interprocess-mutex.js';
@@ -22,8 +28,8 @@ export class InterProcessMultiLock implements InterProcessLock {
     paths?: readonly string[],
   ) {
     this.#locks = Array.isArray(clientOrLocks)
-      ? [...(clientOrLocks as readonly InterProcessLock[])]
-      : (paths ?? []).map((path) => new InterProcessMutex(clientOrLocks as FrameworkClient, path));
+      ? checkLocks(clientOrLocks as readonly unknown[])
+      : mutexesOn(clientOrLocks as FrameworkClient, paths);
   }
 
   /** Takes every lock; resolves true. */
@@ -87,4 +93,30 @@ async function releaseQuietly(acquired: readonly InterProcessLock[]): Promise<vo
     // connected; during an outage the delete goes on in the background (guaranteed).
     await lock.release().catch(() => undefined);
   }
+}
+
+// A multi-lock of nothing would "hold" at once; one of non-locks would fail mid-acquire.
+function checkLocks(locks: readonly unknown[]): InterProcessLock[] {
+  if (locks.length === 0) {
+    throw new InvalidArgumentError('InterProcessMultiLock needs at least one lock');
+  }
+  for (const lock of locks) {
+    const candidate = lock as Partial<InterProcessLock> | null;
+    if (typeof candidate?.acquire !== 'function' || typeof candidate.release !== 'function') {
+      throw new InvalidArgumentError(
+        `InterProcessMultiLock takes locks (acquire/release); got ${describeValue(lock)}`,
+      );
+    }
+  }
+  return [...(locks as readonly InterProcessLock[])];
+}
+
+function mutexesOn(client: FrameworkClient, paths: unknown): InterProcessMutex[] {
+  checkClient('InterProcessMultiLock', client);
+  if (!Array.isArray(paths) || paths.length === 0) {
+    throw new InvalidArgumentError(
+      `InterProcessMultiLock needs a non-empty array of lock paths; got ${describeValue(paths)}`,
+    );
+  }
+  return (paths as unknown[]).map((path) => new InterProcessMutex(client, path as string));
 }

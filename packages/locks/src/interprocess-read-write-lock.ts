@@ -1,4 +1,4 @@
-import type { FrameworkClient } from '@zkrecipes/framework';
+import { checkClient, type FrameworkClient } from '@zkrecipes/framework';
 import { checkFlag, checkNodeData, checkOptionsObject } from './check-arguments.js';
 import type { FlowScope } from './flow-scope.js';
 import { IllegalMonitorStateError } from './illegal-monitor-state-error.js';
@@ -144,6 +144,7 @@ export class InterProcessReadWriteLock {
     path: string,
     options: InterProcessReadWriteLockOptions = {},
   ) {
+    checkClient('InterProcessReadWriteLock', client);
     checkOptionsObject(options);
     const half: ReadWriteLockHalfOptions = {
       data: checkNodeData('lockData', options.lockData),

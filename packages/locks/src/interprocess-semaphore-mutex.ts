@@ -1,4 +1,4 @@
-import type { FrameworkClient } from '@zkrecipes/framework';
+import { checkClient, type FrameworkClient } from '@zkrecipes/framework';
 import { checkAcquireArguments } from './check-arguments.js';
 import { IllegalMonitorStateError } from './illegal-monitor-state-error.js';
 import type { AcquireOptions, InterProcessLock } from './interprocess-lock.js';
@@ -17,6 +17,7 @@ export class InterProcessSemaphoreMutex implements InterProcessLock {
   #lease: Lease | undefined;
 
   constructor(client: FrameworkClient, path: string) {
+    checkClient('InterProcessSemaphoreMutex', client);
     this.#semaphore = new InterProcessSemaphoreV2(client, path, 1);
     this.#path = path;
   }

@@ -1,11 +1,13 @@
 import {
+  checkClient,
+  describeValue,
+  type FrameworkClient,
   InvalidArgumentError,
   isNoNode,
   joinPath,
+  type Logger,
   NoNodeError,
   validatePath,
-  type FrameworkClient,
-  type Logger,
 } from '@zkrecipes/framework';
 import { AcquireLimits } from './acquire-limits.js';
 import { checkAcquireArguments, checkNodeData, checkOptionsObject } from './check-arguments.js';
@@ -61,11 +63,15 @@ export class InterProcessSemaphoreV2 {
     maxLeases: number,
     options: InterProcessSemaphoreV2Options = {},
   ) {
+    checkClient('InterProcessSemaphoreV2', client);
     validatePath(path);
     if (!Number.isSafeInteger(maxLeases) || maxLeases < 1) {
-      throw new InvalidArgumentError(`maxLeases must be a whole number >= 1; got ${maxLeases}`, {
-        path,
-      });
+      throw new InvalidArgumentError(
+        `maxLeases must be a whole number >= 1; got ${describeValue(maxLeases)}`,
+        {
+          path,
+        },
+      );
     }
     checkOptionsObject(options);
     this.#client = client;
@@ -125,6 +131,11 @@ export class InterProcessSemaphoreV2 {
 
   /** Closes a lease, never throwing (Curator's `returnLease`). */
   async returnLease(lease: Lease): Promise<void> {
+    if (!(lease instanceof Lease)) {
+      throw new InvalidArgumentError(
+        `returnLease takes a Lease from acquire(); got ${describeValue(lease)}`,
+      );
+    }
     await lease.close().catch((error: unknown) => {
       this.#logger.debug('lease close failed; retrying in the background', { error });
     });
@@ -132,7 +143,15 @@ export class InterProcessSemaphoreV2 {
 
   /** Closes every lease, never throwing (Curator's `returnAll`). */
   async returnAll(leases: Iterable<Lease>): Promise<void> {
-    for (const lease of leases) await this.returnLease(lease);
+    const iterable = leases !== null && typeof leases === 'object' && Symbol.iterator in leases;
+    const list: unknown[] = iterable ? [...leases] : [leases];
+    const notLease = list.find((lease) => !(lease instanceof Lease));
+    if (!iterable || notLease !== undefined) {
+      throw new InvalidArgumentError(
+        `returnAll takes the Leases from acquire(); got ${describeValue(iterable ? notLease : leases)}`,
+      );
+    }
+    for (const lease of list as Lease[]) await this.returnLease(lease);
   }
 
   /** The lease node names present now (Curator's `getParticipantNodes`). */

@@ -1,6 +1,13 @@
 // Reentrancy and hold bookkeeping shared by InterProcessMutex and the two halves of
 // InterProcessReadWriteLock (Curator's InterProcessMutex, whose subclasses they are there).
-import { validatePath, type FrameworkClient, type Logger } from '@zkrecipes/framework';
+import {
+  checkClient,
+  describeValue,
+  type FrameworkClient,
+  InvalidArgumentError,
+  type Logger,
+  validatePath,
+} from '@zkrecipes/framework';
 import { AcquireLimits } from './acquire-limits.js';
 import { checkAcquireArguments } from './check-arguments.js';
 import { HoldValidity } from './connection-watch.js';
@@ -110,6 +117,7 @@ export abstract class ReentrantLock implements InterProcessLock {
    * @internal
    */
   protected constructor(client: FrameworkClient, path: string, config: LockInternalsConfig) {
+    checkClient(new.target.name, client);
     validatePath(path);
     this.#client = client;
     this.#path = path;
@@ -214,6 +222,12 @@ export abstract class ReentrantLock implements InterProcessLock {
    * });
    */
   withLock<T>(fn: (hold: LockHold) => T | Promise<T>, options: AcquireOptions = {}): Promise<T> {
+    // Checked first: a mistake must not take (and give back) the lock.
+    if (typeof fn !== 'function') {
+      return Promise.reject(
+        new InvalidArgumentError(`withLock takes a function; got ${describeValue(fn)}`),
+      );
+    }
     return runInFlow(async () => {
       await this.acquire(undefined, options);
       try {

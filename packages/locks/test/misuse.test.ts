@@ -1,0 +1,96 @@
+// Locks called as an untyped JavaScript caller would: each mistake gets a typed error before
+// anything is sent, and a hold on the same client is untouched by requests refused as too big.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { InvalidArgumentError, op, type FrameworkClient } from '@zkrecipes/framework';
+import { mntr, TestingServer, uniquePath } from '@zkrecipes/testing';
+import {
+  InterProcessMultiLock,
+  InterProcessMutex,
+  InterProcessReadWriteLock,
+  InterProcessSemaphoreMutex,
+  InterProcessSemaphoreV2,
+} from '../src/index.js';
+import { connectedClient } from './helpers.js';
+
+const invalid = (error: unknown): boolean => error instanceof InvalidArgumentError;
+const notClients: unknown[] = [null, undefined, {}, 'client', 42];
+
+describe('locks given bad input (real server)', () => {
+  let server: TestingServer;
+  let client: FrameworkClient;
+  const packets = async (): Promise<number> =>
+    (await mntr(server.host, server.port)).get('packets_received') ?? Number.NaN;
+
+  before(async () => {
+    server = await TestingServer.start();
+    client = await connectedClient(server);
+  });
+  after(async () => {
+    await client.close();
+    await server.close();
+  });
+
+  it('constructors reject what is not a client, bad maxLeases and multi-lock arguments', () => {
+    const asClient = (value: unknown): FrameworkClient => value as FrameworkClient;
+    for (const notClient of notClients) {
+      for (const construct of [
+        () => new InterProcessMutex(asClient(notClient), '/l'),
+        () => new InterProcessReadWriteLock(asClient(notClient), '/l'),
+        () => new InterProcessSemaphoreV2(asClient(notClient), '/l', 2),
+        () => new InterProcessSemaphoreMutex(asClient(notClient), '/l'),
+        () => new InterProcessMultiLock(asClient(notClient), ['/l']),
+      ]) {
+        assert.throws(construct, invalid);
+      }
+    }
+    for (const maxLeases of [Symbol('x'), 0, 1.5, '2', null]) {
+      assert.throws(() => new InterProcessSemaphoreV2(client, '/l', maxLeases as number), invalid);
+    }
+    const multi = InterProcessMultiLock as unknown as new (...args: unknown[]) => unknown;
+    for (const args of [[client, null], [client, []], [client], [null], [[]], [[{}]], [[null]]]) {
+      assert.throws(() => new multi(...args), invalid, JSON.stringify(args.slice(1)));
+    }
+  });
+
+  it('withLock without a function, lockData over the node limit, leases that are not leases: refused with nothing sent', async () => {
+    const path = uniquePath('misuse');
+    const mutex = new InterProcessMutex(client, path);
+    const semaphore = new InterProcessSemaphoreV2(client, `${path}-sem`, 2);
+    // The four-letter word is itself counted once per call: that is the baseline.
+    const first = await packets();
+    const before = await packets();
+    const baseline = before - first;
+    await assert.rejects(mutex.withLock('notfn' as unknown as () => void), invalid);
+    assert.throws(
+      () => new InterProcessMutex(client, path, { lockData: Buffer.alloc(2_000_000) }),
+      invalid,
+    );
+    await assert.rejects(semaphore.acquire(3), invalid);
+    await assert.rejects(semaphore.returnLease({} as never), invalid);
+    await assert.rejects(semaphore.returnAll([{}] as never), invalid);
+    await assert.rejects(semaphore.returnAll(null as never), invalid);
+    assert.equal((await packets()) - before - baseline, 0);
+    assert.equal(mutex.isAcquiredInThisProcess(), false);
+  });
+
+  it('a held mutex keeps its lost signal un-aborted while oversize requests on its client are refused', async () => {
+    const path = uniquePath('held');
+    const mutex = new InterProcessMutex(client, path);
+    await mutex.acquire();
+    try {
+      const hold = mutex.hold!;
+      const big = Buffer.alloc(600_000, 1);
+      await assert.rejects(
+        client.transaction([0, 1, 2].map((i) => op.create(`${path}-big-${i}`, { data: big }))),
+        invalid,
+      );
+      await assert.rejects(client.setData(path, Buffer.alloc(1_043_456)), invalid);
+      assert.equal(hold.lost.aborted, false);
+      assert.equal(hold.isValid(), true);
+      assert.equal(client.connectionState, 'CONNECTED');
+    } finally {
+      await mutex.release();
+    }
+  });
+});
