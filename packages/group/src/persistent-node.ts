@@ -216,7 +216,8 @@ export class PersistentNode {
    */
   async setData(data: Uint8Array): Promise<void> {
     checkData(data, this.#basePath);
-    if (this.#state === RecipeState.CLOSED) throw new ClosedError({ path: this.#basePath });
+    if (this.#state === RecipeState.CLOSED)
+      throw new ClosedError({ path: this.#basePath, detail: 'PersistentNode closed' });
     return this.#keeper.setData(Buffer.from(data), this.#state === RecipeState.STARTED);
   }
 
@@ -246,7 +247,9 @@ export class PersistentNode {
           this.#logger.warn('could not delete the node on close', { node: path, error });
         }
       }
-      this.#keeper.rejectWaiters(new ClosedError({ path: this.#basePath }));
+      this.#keeper.rejectWaiters(
+        new ClosedError({ path: this.#basePath, detail: 'PersistentNode closed' }),
+      );
       this.#dispatcher.close();
     })();
     return this.#closing;

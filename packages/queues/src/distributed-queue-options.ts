@@ -46,6 +46,14 @@ export interface DistributedQueueOptions<T> {
    * handed back unprocessed (safe mode). Default: 5000 (Curator's finalFlushTime).
    */
   readonly closeTimeoutMs?: number | undefined;
+  /**
+   * Where items the serializer cannot read go (a node under this path keeps the unreadable
+   * node's name and bytes), instead of being deleted as Curator deletes them. Use it in
+   * production: a consumer deployed with the wrong serializer then parks the items for a look
+   * and a replay, rather than destroying every one it takes. Must be apart from the queue's
+   * path and the lock path. Default: none (deleted, as in Curator, and reported as `corrupt`).
+   */
+  readonly deadLetterPath?: string | undefined;
 }
 
 /** The options with defaults applied, all checked. */
@@ -59,6 +67,7 @@ export interface ResolvedQueueOptions<T> {
   readonly concurrency: number;
   readonly prefetch: number;
   readonly closeTimeoutMs: number;
+  readonly deadLetterPath: string | undefined;
 }
 
 /** Checks the path and options (before anything is sent) and applies the defaults. */
@@ -71,6 +80,10 @@ export function resolveQueueOptions<T>(
     throw new InvalidArgumentError(`options must be an object; got ${describeValue(options)}`);
   }
   const lockPath = validateLockPath(queuePath, options.lockPath);
+  const deadLetterPath = validateApartPath('deadLetterPath', queuePath, options.deadLetterPath);
+  if (deadLetterPath !== undefined && lockPath !== undefined) {
+    validateApartPath('deadLetterPath', lockPath, deadLetterPath);
+  }
   const {
     serializer = bytesSerializer as unknown as QueueSerializer<T>,
     consumer,
@@ -112,7 +125,24 @@ export function resolveQueueOptions<T>(
     concurrency,
     prefetch,
     closeTimeoutMs,
+    deadLetterPath,
   };
+}
+
+/** A path option that must be apart from `other` (neither inside the other). */
+function validateApartPath(name: string, other: string, value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') {
+    throw new InvalidArgumentError(`${name} must be a string; got ${describeValue(value)}`);
+  }
+  validatePath(value, { allowRoot: false });
+  const inside = (a: string, b: string): boolean => a === b || a.startsWith(`${b}/`);
+  if (inside(value, other) || inside(other, value)) {
+    throw new InvalidArgumentError(`${name} ${value} must be apart from ${other}`, {
+      path: value,
+    });
+  }
+  return value;
 }
 
 /** The lock path, checked: a valid path apart from the queue's. */

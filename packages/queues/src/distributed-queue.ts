@@ -96,6 +96,7 @@ export class DistributedQueue<T = Buffer> {
       concurrency,
       prefetch,
       closeTimeoutMs,
+      deadLetterPath,
     } = resolveQueueOptions(queuePath, options);
     this.#client = client;
     this.#path = queuePath;
@@ -127,6 +128,7 @@ export class DistributedQueue<T = Buffer> {
       errorMode,
       events: this.#events,
       logger: this.#logger,
+      deadLetterPath,
     });
   }
 

@@ -2,7 +2,13 @@
 // what happens to an item after its consumer ran (Curator's processNormally and
 // processWithLockSafety), and stopping at close().
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ClosedError, type FrameworkClient, isClosed, type Logger } from '@zkrecipes/framework';
+import {
+  ClosedError,
+  type FrameworkClient,
+  isClosed,
+  joinPath,
+  type Logger,
+} from '@zkrecipes/framework';
 import { CallLimits } from './call-limits.js';
 import { Closing } from './closing.js';
 import { ErrorMode } from './error-mode.js';
@@ -40,6 +46,8 @@ export interface QueueConsumptionOptions<T> {
   readonly errorMode: ErrorMode;
   readonly events: QueueEvents;
   readonly logger: Logger;
+  /** Where unreadable items are parked instead of deleted (see `deadLetterPath`). */
+  readonly deadLetterPath: string | undefined;
 }
 
 interface InFlight {
@@ -272,14 +280,51 @@ export class QueueConsumption<T> {
     this.#options.events.emit({ type: 'consumed', path: taken.path, count });
   }
 
-  /** The items of a node; a node that cannot be read is reported and deleted (as Curator does). */
+  /**
+   * The items of a node. A node that cannot be read is reported and deleted (as Curator does),
+   * or, with `deadLetterPath`, first parked there with its bytes. A park that fails leaves a
+   * safe-mode item in the queue (its lock is handed back); a plain-mode item, already taken
+   * off the queue, is then logged with its bytes, never dropped silently.
+   */
   async #decode(taken: TakenItem, entry: InFlight): Promise<T[] | undefined> {
     try {
       return decodeEnvelope(taken.data).map((bytes) => this.#options.serializer.deserialize(bytes));
     } catch (error) {
-      this.#options.logger.error('corrupted queue item, deleted', { path: taken.path, error });
-      this.#options.events.emit({ type: 'corrupt', path: taken.path, error });
+      const { logger, events, deadLetterPath } = this.#options;
+      let deadLetter: string | undefined;
+      if (deadLetterPath !== undefined) {
+        deadLetter = await this.#park(taken, deadLetterPath);
+        if (deadLetter === undefined) {
+          if (taken.lease !== undefined) await this.#end(taken, entry, { kind: 'release' });
+          return undefined;
+        }
+      }
+      logger.error(`corrupted queue item, ${deadLetter === undefined ? 'deleted' : 'parked'}`, {
+        path: taken.path,
+        deadLetter,
+        error,
+      });
+      events.emit({ type: 'corrupt', path: taken.path, error, deadLetter });
       if (taken.lease !== undefined) await this.#end(taken, entry, { kind: 'delete' });
+      return undefined;
+    }
+  }
+
+  /** Writes an unreadable node's bytes under `deadLetterPath`; its path, or undefined. */
+  async #park(taken: TakenItem, deadLetterPath: string): Promise<string | undefined> {
+    const { name } = taken;
+    try {
+      return await this.#options.client.create(joinPath(deadLetterPath, name), {
+        data: taken.data,
+        createParents: true,
+        orSetData: true,
+      });
+    } catch (error) {
+      this.#options.logger.error('could not park an unreadable queue item', {
+        path: taken.path,
+        bytes: taken.data.toString('base64'),
+        error,
+      });
       return undefined;
     }
   }

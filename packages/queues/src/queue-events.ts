@@ -61,10 +61,12 @@ export type QueueEvent =
   | {
       /** Discriminant. */
       readonly type: 'corrupt';
-      /** The deleted node. */
+      /** The node taken off the queue. */
       readonly path: string;
       /** Why it could not be read. */
       readonly error: unknown;
+      /** Where its bytes were parked (`deadLetterPath`); undefined when it was deleted. */
+      readonly deadLetter?: string | undefined;
     }
   /** Taking items failed (e.g. no connection); the queue retries with a growing pause. */
   | {

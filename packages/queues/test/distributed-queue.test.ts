@@ -383,6 +383,44 @@ describe('DistributedQueue', () => {
     }
   });
 
+  it('deadLetterPath: items the serializer cannot read are parked there with their bytes, not deleted (plain and safe mode)', async () => {
+    for (const lockPath of [undefined, uniquePath('dead-letter-locks')]) {
+      const path = uniquePath('dead-letter');
+      const deadLetterPath = `${path}-dead`;
+      await using producer = new DistributedQueue(producerClient, path, {
+        serializer: stringSerializer(),
+      });
+      await producer.start();
+      const written = await producer.put('not json');
+      await producer.put('"json"');
+      const events: QueueEvent[] = [];
+      const seen: unknown[] = [];
+      const consumer = new DistributedQueue(consumerClient, path, {
+        serializer: jsonSerializer<unknown>(),
+        lockPath,
+        deadLetterPath,
+        consumer: (item) => void seen.push(item),
+      });
+      consumer.on('event', (event) => events.push(event));
+      await consumer.start();
+      await waitFor(() => seen.length === 1, { message: 'the readable item' });
+      await consumer.close();
+      assert.deepEqual(seen, ['json']);
+      const name = written.slice(written.lastIndexOf('/') + 1);
+      const corrupt = events.find((event) => event.type === 'corrupt');
+      assert.ok(corrupt?.type === 'corrupt');
+      assert.equal(corrupt.deadLetter, `${deadLetterPath}/${name}`);
+      // The parked node holds the queue node's bytes: Curator's envelope, replayable as is.
+      const { data } = await producerClient.getData(`${deadLetterPath}/${name}`);
+      assert.equal(data.subarray(data.length - 9, data.length - 1).toString(), 'not json');
+      assert.deepEqual(await producerClient.getChildren(path), []);
+    }
+    assert.throws(
+      () => new DistributedQueue(consumerClient, '/q', { deadLetterPath: '/q/dead' }),
+      (error) => isInvalidArgument(error),
+    );
+  });
+
   it('several iterators share a queue: every item goes to exactly one of them', async () => {
     const path = uniquePath('iterators');
     await using queue = new DistributedQueue(consumerClient, path, {
