@@ -8,7 +8,7 @@ import {
   waitForWake,
   Wake,
 } from '@zkrecipes/framework';
-import { CallLimits, watchSignal } from './call-limits.js';
+import { CallLimits, watchSignal } from '@zkrecipes/framework';
 import { validateWaitOptions, type WaitOptions } from './wait-options.js';
 
 /**

@@ -15,7 +15,7 @@ import {
   Wake,
 } from '@zkrecipes/framework';
 import { READY_NODE, sortedMembers } from './barrier-members.js';
-import { CallLimits, watchSignal } from './call-limits.js';
+import { CallLimits, watchSignal } from '@zkrecipes/framework';
 import { validateWaitOptions, type WaitOptions } from './wait-options.js';
 
 /** Where a {@link DistributedDoubleBarrier} object is in its enter/leave cycle. */

@@ -103,7 +103,9 @@ describe('barriers with the server stopped', () => {
     }
 
     await server.restart();
-    await waitFor(() => client.isConnected, { message: 'the reconnect' });
+    // A connection made while the server restarts may wait out the handshake watchdog (a third of
+    // the 30 s session) before the next attempt.
+    await waitFor(() => client.isConnected, { message: 'the reconnect', timeoutMs: 30_000 });
     // What was given up while waiting for the connection was never sent.
     assert.equal(await client.exists(`${path}/never`), null);
     assert.notEqual(await client.exists(`${path}/gate`), null);

@@ -182,6 +182,7 @@ export { RearmableWatch, type WatchAttempt } from './recipe-support/rearmable-wa
 export type { RecipeError } from './recipe-support/event-dispatcher.js';
 export { deadlineOf, TIMED_OUT, Wake, waitForWake } from './recipe-support/wake.js';
 export { Deadline, type DeadlineOptions } from './recipe-support/deadline.js';
+export { CallLimits, requestSignal, watchSignal } from './recipe-support/call-limits.js';
 export { deleteOwnNode, type DeleteOwnNodeOptions } from './recipe-support/delete-own-node.js';
 export { NOT_CONNECTED, whileConnected } from './recipe-support/while-connected.js';
 export type { WaitForWakeOptions } from './recipe-support/wake.js';

@@ -13,7 +13,7 @@ import {
   TIMED_OUT,
   waitForWake,
 } from '@zkrecipes/framework';
-import { CallLimits, requestSignal } from './call-limits.js';
+import { CallLimits, requestSignal } from '@zkrecipes/framework';
 import { Closing } from './closing.js';
 import { resolveQueueOptions, type DistributedQueueOptions } from './distributed-queue-options.js';
 import { ensureAndList, ensureNode } from './ensure-queue-path.js';

@@ -9,7 +9,7 @@ import {
   joinPath,
   type Logger,
 } from '@zkrecipes/framework';
-import { CallLimits } from './call-limits.js';
+import { CallLimits } from '@zkrecipes/framework';
 import { Closing } from './closing.js';
 import { ErrorMode } from './error-mode.js';
 import { decodeEnvelope } from './item-envelope.js';

@@ -28,7 +28,7 @@ import {
   Wake,
   RearmableWatch,
 } from '@zkrecipes/framework';
-import type { CallLimits } from './call-limits.js';
+import type { CallLimits } from '@zkrecipes/framework';
 import { Closing } from './closing.js';
 import { type ClaimResult, ItemClaims } from './item-claims.js';
 import { ItemReads } from './item-reads.js';

@@ -1,13 +1,14 @@
 import {
+  CallLimits,
   checkClient,
   ClosedError,
   type FrameworkClient,
   InvalidArgumentError,
   joinPath,
+  requestSignal,
   type SignalOptions,
   validatePath,
 } from '@zkrecipes/framework';
-import { CallLimits, requestSignal } from './call-limits.js';
 import { Closing } from './closing.js';
 import { ensureAndList } from './ensure-queue-path.js';
 import { NoSuchElementError } from './no-such-element-error.js';

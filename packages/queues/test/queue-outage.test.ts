@@ -124,7 +124,8 @@ describe('queues with the server unreachable', () => {
     assert.ok(isClosed(clientClosed.error), String(clientClosed.error));
 
     await server.restart();
-    await waitFor(() => client.isConnected, { message: 'the reconnect' });
+    // A connection made while the server restarts may wait out the handshake watchdog.
+    await waitFor(() => client.isConnected, { message: 'the reconnect', timeoutMs: 30_000 });
     // What was given up while waiting for the connection was never sent.
     assert.deepEqual(await client.getChildren(`${path}/simple`), []);
     assert.deepEqual(await client.getChildren(`${path}/plain`), []);

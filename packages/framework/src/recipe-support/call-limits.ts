@@ -1,19 +1,20 @@
-// What one queue call may spend, made once in the public method and passed down to every
+// What one recipe call may spend, made once in the public method and passed down to every
 // request and wait of the call: its Deadline (the caller's timeout and signal).
 //
 // A timeout of 0 means "look once, never wait". A deadline of 0 would abort its own first
 // request, and no deadline at all would let an outage that starts mid-call hold it for the whole
 // retry policy; so its requests get a signal that aborts when the connection goes instead: on a
 // live connection a look takes a round trip, and a lost connection answers like a timeout.
-import {
-  ConnectionLossError,
-  Deadline,
-  type FrameworkClient,
-  isConnectedState,
-  type Wake,
-} from '@zkrecipes/framework';
+import type { FrameworkClient } from '../client/framework-client.js';
+import { ConnectionLossError } from '../errors/zookeeper-error-classes.js';
+import { isConnectedState } from '../state/connection-state.js';
+import { Deadline } from './deadline.js';
+import type { Wake } from './wake.js';
 
-/** A queue call's deadline, and the signal its requests and waits get. */
+/**
+ * A recipe call's deadline, and the signal its requests and waits get (barriers and queues
+ * share it; a lock's acquire has its own, built on the lock's connection watch).
+ */
 export class CallLimits implements Disposable {
   /** The call's deadline: the caller's timeout and signal. */
   readonly deadline: Deadline;
