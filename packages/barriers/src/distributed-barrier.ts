@@ -1,4 +1,5 @@
 import {
+  CallLimits,
   checkClient,
   type FrameworkClient,
   isNodeExists,
@@ -7,8 +8,8 @@ import {
   validatePath,
   waitForWake,
   Wake,
+  watchSignal,
 } from '@zkrecipes/framework';
-import { CallLimits, watchSignal } from '@zkrecipes/framework';
 import { validateWaitOptions, type WaitOptions } from './wait-options.js';
 
 /**

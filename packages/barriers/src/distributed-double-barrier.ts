@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  CallLimits,
   checkClient,
   deleteOwnNode,
   type FrameworkClient,
@@ -13,9 +14,9 @@ import {
   validatePath,
   waitForWake,
   Wake,
+  watchSignal,
 } from '@zkrecipes/framework';
 import { READY_NODE, sortedMembers } from './barrier-members.js';
-import { CallLimits, watchSignal } from '@zkrecipes/framework';
 import { validateWaitOptions, type WaitOptions } from './wait-options.js';
 
 /** Where a {@link DistributedDoubleBarrier} object is in its enter/leave cycle. */

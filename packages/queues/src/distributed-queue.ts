@@ -1,5 +1,6 @@
 import type { Observable, Subscription } from 'rxjs';
 import {
+  CallLimits,
   checkClient,
   checkEventListener,
   ClosedError,
@@ -10,10 +11,10 @@ import {
   joinPath,
   type Logger,
   type RecipeState,
+  requestSignal,
   TIMED_OUT,
   waitForWake,
 } from '@zkrecipes/framework';
-import { CallLimits, requestSignal } from '@zkrecipes/framework';
 import { Closing } from './closing.js';
 import { resolveQueueOptions, type DistributedQueueOptions } from './distributed-queue-options.js';
 import { ensureAndList, ensureNode } from './ensure-queue-path.js';
