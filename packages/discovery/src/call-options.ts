@@ -83,7 +83,7 @@ export function raceCallLimits<T>(
             signal.removeEventListener('abort', onAbort);
             resolve(value);
           },
-          (error: unknown) => {
+          (error: Error) => {
             signal.removeEventListener('abort', onAbort);
             reject(error);
           },

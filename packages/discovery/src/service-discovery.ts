@@ -148,7 +148,8 @@ export class ServiceDiscovery<P extends ServicePayload = ServicePayload> {
     const limits = checkCallOptions(options);
     const bytes = this.#serialize(instance);
     this.#assertStarted('registerService');
-    const existing = this.#registrations.get(instance.id);
+    const key = keyOf(instance);
+    const existing = this.#registrations.get(key);
     if (existing !== undefined && existing.sameNode(instance)) {
       existing.instance = instance;
       await raceCallLimits(
@@ -170,7 +171,7 @@ export class ServiceDiscovery<P extends ServicePayload = ServicePayload> {
       },
       this.#logger,
     );
-    this.#registrations.set(instance.id, registration);
+    this.#registrations.set(key, registration);
     await registration.node.start();
     await withCallLimits(limits, this.#closer.signal, 'registerService', async (signal) => {
       if (!(await registration.node.waitForInitialCreate({ signal }))) signal.throwIfAborted();
@@ -185,7 +186,7 @@ export class ServiceDiscovery<P extends ServicePayload = ServicePayload> {
     const limits = checkCallOptions(options);
     const bytes = this.#serialize(instance);
     this.#assertStarted('updateService');
-    const registration = this.#registrations.get(instance.id);
+    const registration = this.#registrations.get(keyOf(instance));
     if (registration === undefined || !registration.sameNode(instance)) {
       throw new IllegalStateError(
         `updateService(): ${instance.name}/${instance.id} is not registered here (same name, id and type)`,
@@ -201,18 +202,18 @@ export class ServiceDiscovery<P extends ServicePayload = ServicePayload> {
   }
 
   /**
-   * Removes a registered instance (by the instance or its id) and deletes its node. Prompt:
-   * during an outage the delete is left to the client's guaranteed deletes. Unknown ids are
+   * Removes a registered instance (the same name and id) and deletes its node. Prompt: during
+   * an outage the delete is left to the client's guaranteed deletes. Unknown instances are
    * ignored, as in Curator.
    */
-  async unregisterService(instance: ServiceInstance<P> | string): Promise<void> {
-    const id = typeof instance === 'string' ? instance : instance?.id;
-    if (typeof id !== 'string') {
-      throw new InvalidArgumentError('unregisterService() needs an instance or an id');
+  async unregisterService(instance: ServiceInstance<P>): Promise<void> {
+    if (typeof instance?.name !== 'string' || typeof instance.id !== 'string') {
+      throw new InvalidArgumentError('unregisterService() needs an instance');
     }
-    const registration = this.#registrations.get(id);
+    const key = keyOf(instance);
+    const registration = this.#registrations.get(key);
     if (registration === undefined) return;
-    this.#registrations.delete(id);
+    this.#registrations.delete(key);
     await registration.node.close();
   }
 
@@ -356,4 +357,9 @@ export class ServiceDiscovery<P extends ServicePayload = ServicePayload> {
       throw new IllegalStateError(`${operation}() before start()`, { path: this.#basePath });
     }
   }
+}
+
+/** Registrations are told apart by service and id (Curator's map, by id only, mixes services). */
+function keyOf(instance: ServiceInstance): string {
+  return `${instance.name}/${instance.id}`;
 }

@@ -102,5 +102,14 @@ function checkPart(part: unknown): UriSpecPart {
 /** A variable's text, as Java's `StringBuilder.append(Object)` gives it; '' when unknown. */
 function text(value: unknown): string {
   if (value === undefined || value === null) return '';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  switch (typeof value) {
+    case 'string':
+      return value;
+    case 'number':
+    case 'bigint':
+    case 'boolean':
+      return String(value);
+    default:
+      return JSON.stringify(value) ?? '';
+  }
 }
