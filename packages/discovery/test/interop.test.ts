@@ -216,6 +216,39 @@ describe('discovery interop with Apache Curator 5.4 (curator-x-discovery)', () =
     );
   });
 
+  it("Curator's close() removes its DYNAMIC and STATIC instances but misses a DYNAMIC_SEQUENTIAL node; ours removes all", async () => {
+    const closing = await startDiscoveryPeer(server.connectString, base);
+    try {
+      for (const [id, serviceType] of [
+        ['dyn', 'DYNAMIC'],
+        ['stat', 'STATIC'],
+        ['seq', 'DYNAMIC_SEQUENTIAL'],
+      ] as const) {
+        await closing.request(`register ${b64({ name: 'closing', id, serviceType })}`);
+      }
+      assert.equal(await closing.request('close'), 'OK');
+      const left = await client.getChildren(`${base}/closing`);
+      assert.equal(left.length, 1, left.join(','));
+      assert.match(left[0] ?? '', /^seq\d{10}$/);
+    } finally {
+      await closing.close();
+    }
+    await using discovery = new ServiceDiscovery(client, base);
+    await discovery.start();
+    for (const [id, serviceType] of [
+      ['dyn', 'DYNAMIC'],
+      ['stat', 'STATIC'],
+      ['seq', 'DYNAMIC_SEQUENTIAL'],
+    ] as const) {
+      await discovery.registerService(
+        createServiceInstance({ name: 'ours-closing', id, serviceType }),
+      );
+    }
+    assert.equal((await client.getChildren(`${base}/ours-closing`)).length, 3);
+    await discovery.close();
+    assert.deepEqual(await client.getChildren(`${base}/ours-closing`), []);
+  });
+
   it('a SIGKILLed Java service leaves our ServiceCache once its session expires', async (t) => {
     const sessionTimeoutMs = 2000;
     const doomed = await startDiscoveryPeer(server.connectString, base, { sessionTimeoutMs });
