@@ -1,4 +1,3 @@
-import pLimit from 'p-limit';
 import { Subject, type Observable } from 'rxjs';
 import {
   checkClient,
@@ -9,7 +8,6 @@ import {
   IllegalStateError,
   InvalidArgumentError,
   isClosed,
-  isNoNode,
   joinPath,
   type Logger,
   positiveIntegerOption,
@@ -23,6 +21,7 @@ import {
   withCallLimits,
   type CallOptions,
 } from './call-options.js';
+import { InstanceQueries } from './instance-queries.js';
 import { JsonInstanceSerializer, type InstanceSerializer } from './json-instance-serializer.js';
 import { Registration } from './registration.js';
 import { ServiceCache, type ServiceCacheOptions } from './service-cache.js';
@@ -60,7 +59,7 @@ export class ServiceDiscovery<P extends ServicePayload = ServicePayload> {
   readonly #basePath: string;
   readonly #serializer: InstanceSerializer<P>;
   readonly #thisInstance: ServiceInstance<P> | undefined;
-  readonly #concurrency: number;
+  readonly #queries: InstanceQueries<P>;
   readonly #logger: Logger;
   readonly #dispatcher: EventDispatcher<never>;
   readonly #closer = new AbortController();
@@ -83,13 +82,16 @@ export class ServiceDiscovery<P extends ServicePayload = ServicePayload> {
     this.#client = client;
     this.#basePath = basePath;
     this.#serializer = serializer;
-    this.#concurrency = positiveIntegerOption('concurrency', options.concurrency, 64);
+    const concurrency = positiveIntegerOption('concurrency', options.concurrency, 64);
     if (options.thisInstance !== undefined) {
       this.#serialize(options.thisInstance); // a bad instance fails here, not in start()
     }
     this.#thisInstance = options.thisInstance;
     this.#logger = client.logger.child({ component: 'ServiceDiscovery', path: basePath });
     this.#dispatcher = new EventDispatcher(new Subject<never>(), this.#logger, 'discovery');
+    this.#queries = new InstanceQueries(client, serializer, concurrency, (error, context) =>
+      this.#dispatcher.report(error, context),
+    );
   }
 
   /** LATENT until start(), STARTED, CLOSED after close(). */
@@ -226,14 +228,9 @@ export class ServiceDiscovery<P extends ServicePayload = ServicePayload> {
   async queryForNames(options?: CallOptions): Promise<string[]> {
     const limits = checkCallOptions(options);
     this.#assertStarted('queryForNames');
-    return withCallLimits(limits, this.#closer.signal, 'queryForNames', async (signal) => {
-      try {
-        return (await this.#client.getChildren(this.#basePath, { signal })).sort();
-      } catch (error) {
-        if (isNoNode(error)) return [];
-        throw error;
-      }
-    });
+    return withCallLimits(limits, this.#closer.signal, 'queryForNames', (signal) =>
+      this.#queries.names(this.#basePath, signal),
+    );
   }
 
   /**
@@ -245,20 +242,9 @@ export class ServiceDiscovery<P extends ServicePayload = ServicePayload> {
     const path = this.pathForName(name);
     const limits = checkCallOptions(options);
     this.#assertStarted('queryForInstances');
-    return withCallLimits(limits, this.#closer.signal, 'queryForInstances', async (signal) => {
-      let ids: string[];
-      try {
-        ids = (await this.#client.getChildren(path, { signal })).sort();
-      } catch (error) {
-        if (isNoNode(error)) return [];
-        throw error;
-      }
-      const limit = pLimit(this.#concurrency);
-      const found = await Promise.all(
-        ids.map((id) => limit(() => this.#read(joinPath(path, id), signal))),
-      );
-      return found.filter((instance) => instance !== undefined);
-    });
+    return withCallLimits(limits, this.#closer.signal, 'queryForInstances', (signal) =>
+      this.#queries.instances(path, signal),
+    );
   }
 
   /** One instance by service name and node name, or undefined when there is no such node. */
@@ -271,7 +257,7 @@ export class ServiceDiscovery<P extends ServicePayload = ServicePayload> {
     const limits = checkCallOptions(options);
     this.#assertStarted('queryForInstance');
     return withCallLimits(limits, this.#closer.signal, 'queryForInstance', (signal) =>
-      this.#read(path, signal),
+      this.#queries.instance(path, signal),
     );
   }
 
@@ -317,22 +303,6 @@ export class ServiceDiscovery<P extends ServicePayload = ServicePayload> {
   /** Calls `close()`, so `await using` releases this at the end of the block. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
-  }
-
-  async #read(path: string, signal: AbortSignal): Promise<ServiceInstance<P> | undefined> {
-    let data: Buffer;
-    try {
-      ({ data } = await this.#client.getData(path, { signal }));
-    } catch (error) {
-      if (isNoNode(error)) return undefined;
-      throw error;
-    }
-    try {
-      return this.#serializer.deserialize(data);
-    } catch (error) {
-      this.#dispatcher.report(error, `reading the instance at ${path}`);
-      return undefined;
-    }
   }
 
   #serialize(instance: ServiceInstance<P>): Buffer {
