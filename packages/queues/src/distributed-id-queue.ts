@@ -1,10 +1,5 @@
-import {
-  CallLimits,
-  ClosedError,
-  type FrameworkClient,
-  IllegalStateError,
-  requestSignal,
-} from '@zkrecipes/framework';
+import { ClosedError, type FrameworkClient, IllegalStateError } from '@zkrecipes/framework';
+import { CallLimits, requestSignal } from '@zkrecipes/framework/recipe-support';
 import type { DistributedQueueOptions } from './distributed-queue-options.js';
 import { PUT_NAMED, type PutOptions } from './distributed-queue.js';
 import { fixId, ID_ORDER, idOf, idPrefix, validateItemId } from './id-order.js';
