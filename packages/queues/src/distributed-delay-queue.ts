@@ -29,7 +29,13 @@ export class DistributedDelayQueue<T = Buffer> extends WrappedQueue<T> {
     queuePath: string,
     options: DistributedDelayQueueOptions<T> = {},
   ) {
-    super(client, queuePath, options, { recipe: 'DistributedDelayQueue', order: DELAY_ORDER });
+    // As Curator's: a listing is walked to its end (or to an item not due yet) before a change
+    // makes it be listed again; every due item in it is taken either way.
+    super(client, queuePath, options, {
+      recipe: 'DistributedDelayQueue',
+      order: DELAY_ORDER,
+      minItemsBeforeRefresh: Number.POSITIVE_INFINITY,
+    });
   }
 
   /**

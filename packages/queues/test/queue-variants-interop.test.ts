@@ -207,4 +207,65 @@ describe('priority, delay and id queues with Java Curator 5.4', () => {
       assert.deepEqual(received, ['i1', 'i3', 'i5'], `lockPath ${lockPath}`);
     }
   });
+  it('Java and Node safe-mode consumers share each kind of queue: every item exactly once', async (t) => {
+    const kinds = [
+      {
+        kind: 'pq',
+        command: (path: string, lockPath: string) => `pq-consume ${path} ${lockPath} 0`,
+        make: (path: string, lockPath?: string, consumer?: (item: string) => void) =>
+          new DistributedPriorityQueue(client, path, {
+            serializer: stringSerializer(),
+            lockPath,
+            consumer,
+          }),
+        put: (queue: unknown, i: number) =>
+          (queue as DistributedPriorityQueue<string>).put(`item-${i}`, (i % 9) - 4),
+      },
+      {
+        kind: 'dl',
+        command: (path: string, lockPath: string) => `dl-consume ${path} ${lockPath}`,
+        make: (path: string, lockPath?: string, consumer?: (item: string) => void) =>
+          new DistributedDelayQueue(client, path, {
+            serializer: stringSerializer(),
+            lockPath,
+            consumer,
+          }),
+        put: (queue: unknown, i: number) =>
+          (queue as DistributedDelayQueue<string>).put(`item-${i}`, Date.now() - (i % 7)),
+      },
+      {
+        kind: 'id',
+        command: (path: string, lockPath: string) => `id-consume ${path} ${lockPath}`,
+        make: (path: string, lockPath?: string, consumer?: (item: string) => void) =>
+          new DistributedIdQueue(client, path, {
+            serializer: stringSerializer(),
+            lockPath,
+            consumer,
+          }),
+        put: (queue: unknown, i: number) =>
+          (queue as DistributedIdQueue<string>).put(`item-${i}`, `id-${i % 5}`),
+      },
+    ];
+    const count = 150;
+    for (const { kind, command, make, put } of kinds) {
+      const path = uniquePath(`interop-shared-${kind}`);
+      const lockPath = `${path}-locks`;
+      await using producer = make(path);
+      await producer.start();
+      for (let i = 0; i < count; i += 1) await put(producer, i);
+      const seen: string[] = [];
+      assert.equal(await peer.request(command(path, lockPath)), 'OK');
+      await using node = make(path, lockPath, (item) => void seen.push(item));
+      await node.start();
+      await waitFor(async () => (await client.getChildren(path)).length === 0, {
+        timeoutMs: 30_000,
+        message: `an empty ${kind} queue`,
+      });
+      const javaSeen = (await peer.request(`dq-stop ${path}`)).split(' ').slice(1).map(text);
+      t.diagnostic(`${kind}: Node took ${seen.length}, Java ${javaSeen.length}`);
+      const all = [...seen, ...javaSeen];
+      assert.equal(all.length, count, `${kind}: node ${seen.length}, java ${javaSeen.length}`);
+      assert.equal(new Set(all).size, count, kind);
+    }
+  });
 });
