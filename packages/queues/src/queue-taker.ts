@@ -12,6 +12,11 @@
 // read is the data claimed. The claim is sent before the next read-ahead, so its reply (the one
 // the caller waits for) is not queued behind a read on the server.
 //
+// Priority and delay queues (an `order` whose new items may sort first) walk a listing only
+// until the queue has changed and `minItemsBeforeRefresh` items of it were taken, then list
+// again; a delay queue never takes an item before it is due: with the first item not due, a
+// take waits for its time or a change (one timer, ended by the take's limits and by close).
+//
 // A take ends on time in every connection state: what it waits for (a listing, a read shared
 // with other takes, a claim) is raced against its limits and the taker's close, and left
 // running for others when it gives up. Claims follow item-claims.ts: an item won after its take
