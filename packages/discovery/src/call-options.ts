@@ -1,13 +1,12 @@
 // The limits of one discovery call: the caller's timeout and signal, and the recipe's close.
 import {
-  checkOptionsObject,
   ClosedError,
-  Deadline,
   describeValue,
   InvalidArgumentError,
   OperationTimeoutError,
   validateTimeoutMs,
 } from '@zkrecipes/framework';
+import { checkOptionsObject, Deadline } from '@zkrecipes/framework/recipe-support';
 
 /** What every waiting call of this package accepts. */
 export interface CallOptions {

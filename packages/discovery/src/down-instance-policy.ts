@@ -1,4 +1,5 @@
-import { checkOptionsObject, positiveIntegerOption, validateTimeoutMs } from '@zkrecipes/framework';
+import { validateTimeoutMs } from '@zkrecipes/framework';
+import { checkOptionsObject, positiveIntegerOption } from '@zkrecipes/framework/recipe-support';
 import type { ServiceInstance } from './service-instance.js';
 
 /** Curator's `DownInstancePolicy`: when `noteError` takes an instance out, and for how long. */

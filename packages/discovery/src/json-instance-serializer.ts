@@ -1,10 +1,5 @@
-import {
-  booleanOption,
-  checkOptionsObject,
-  describeValue,
-  InvalidArgumentError,
-  MAX_NODE_DATA_BYTES,
-} from '@zkrecipes/framework';
+import { describeValue, InvalidArgumentError, MAX_NODE_DATA_BYTES } from '@zkrecipes/framework';
+import { booleanOption, checkOptionsObject } from '@zkrecipes/framework/recipe-support';
 import { quoteString, readJson, writeJson, type JsonValue } from './jackson-json.js';
 import type { ServiceInstance, ServicePayload } from './service-instance.js';
 import { checkNodeName } from './service-instance.js';

@@ -1,15 +1,17 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
 import {
-  checkEventListener,
-  checkOptionsObject,
   ClosedError,
-  EventDispatcher,
   IllegalStateError,
   nodeName,
-  positiveIntegerOption,
   type RecipeError,
   RecipeState,
 } from '@zkrecipes/framework';
+import {
+  checkEventListener,
+  checkOptionsObject,
+  EventDispatcher,
+  positiveIntegerOption,
+} from '@zkrecipes/framework/recipe-support';
 import {
   PathChildrenCache,
   StartMode,

@@ -1,20 +1,22 @@
 import { Subject, type Observable } from 'rxjs';
 import {
-  checkClient,
-  checkOptionsObject,
   ClosedError,
-  EventDispatcher,
   type FrameworkClient,
   IllegalStateError,
   InvalidArgumentError,
   isClosed,
   joinPath,
   type Logger,
-  positiveIntegerOption,
   type RecipeError,
   RecipeState,
   validatePath,
 } from '@zkrecipes/framework';
+import {
+  checkClient,
+  checkOptionsObject,
+  EventDispatcher,
+  positiveIntegerOption,
+} from '@zkrecipes/framework/recipe-support';
 import {
   checkCallOptions,
   raceCallLimits,

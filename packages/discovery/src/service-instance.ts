@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
-import {
-  booleanOption,
-  checkOptionsObject,
-  describeValue,
-  InvalidArgumentError,
-  validatePath,
-} from '@zkrecipes/framework';
+import { describeValue, InvalidArgumentError, validatePath } from '@zkrecipes/framework';
+import { booleanOption, checkOptionsObject } from '@zkrecipes/framework/recipe-support';
 import type { JsonValue } from './jackson-json.js';
 import { ServiceType } from './service-type.js';
 import { UriSpec } from './uri-spec.js';

@@ -1,11 +1,11 @@
 import type { Observable } from 'rxjs';
 import {
-  checkOptionsObject,
   describeValue,
   InvalidArgumentError,
   type RecipeError,
   type RecipeState,
 } from '@zkrecipes/framework';
+import { checkOptionsObject } from '@zkrecipes/framework/recipe-support';
 import type { CallOptions } from './call-options.js';
 import { DownInstances, type DownInstancePolicy } from './down-instance-policy.js';
 import { RoundRobinStrategy, type ProviderStrategy } from './provider-strategy.js';
