@@ -10,12 +10,19 @@ export interface UriSpecPart {
 
 /** What {@link UriSpec.build} reads from an instance (a subset of ServiceInstance). */
 export interface UriSpecInstance {
+  /** `{name}`. */
   readonly name: string;
+  /** `{id}`. */
   readonly id: string;
+  /** `{address}`. */
   readonly address?: string | undefined;
+  /** `{port}`. */
   readonly port?: number | undefined;
+  /** `{ssl-port}`; when set, `{scheme}` is `https`. */
   readonly sslPort?: number | undefined;
+  /** `{registration-time-utc}`. */
   readonly registrationTimeUTC: number;
+  /** `{service-type}`, in lower case. */
   readonly serviceType?: string | undefined;
 }
 
