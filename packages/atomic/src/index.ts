@@ -1,0 +1,8 @@
+// @zkrecipes/atomic: explicit named exports only.
+export { SharedValue } from './shared-value.js';
+export type { SharedValueListener, SharedValueStateListener } from './shared-value.js';
+export { SharedCount } from './shared-count.js';
+export type { SharedCountListener } from './shared-count.js';
+export type { VersionedValue } from './versioned-value.js';
+export type { CallOptions } from './call-options.js';
+export { CorruptedValueError, isCorruptedValue } from './corrupted-value-error.js';
