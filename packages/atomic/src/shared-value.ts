@@ -20,10 +20,10 @@ import {
   type RecipeError,
   RecipeState,
   type Stat,
-  validateData,
   validatePath,
   WatchEventType,
 } from '@zkrecipes/framework';
+import { checkBytes, sameBytes } from './bytes.js';
 import { checkCallOptions, type CallOptions } from './call-options.js';
 import { checkVersionedValue, type VersionedValue } from './versioned-value.js';
 
@@ -347,20 +347,4 @@ export class SharedValue {
       this.#reading = false;
     }
   }
-}
-
-function checkBytes(name: string, value: unknown): Uint8Array {
-  if (!(value instanceof Uint8Array)) {
-    throw new InvalidArgumentError(
-      `${name} must be a Buffer or Uint8Array; got ${describeValue(value)}`,
-    );
-  }
-  validateData(value);
-  return value;
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
