@@ -1,8 +1,5 @@
 import type { Observable, Subscription } from 'rxjs';
 import {
-  CallLimits,
-  checkClient,
-  checkEventListener,
   ClosedError,
   type FrameworkClient,
   IllegalStateError,
@@ -11,10 +8,15 @@ import {
   joinPath,
   type Logger,
   type RecipeState,
+} from '@zkrecipes/framework';
+import {
+  CallLimits,
+  checkClient,
+  checkEventListener,
   requestSignal,
   TIMED_OUT,
   waitForWake,
-} from '@zkrecipes/framework';
+} from '@zkrecipes/framework/recipe-support';
 import { Closing } from './closing.js';
 import { resolveQueueOptions, type DistributedQueueOptions } from './distributed-queue-options.js';
 import { ensureAndList, ensureNode } from './ensure-queue-path.js';

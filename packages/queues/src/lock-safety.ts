@@ -12,7 +12,6 @@
 // instead of deleting an item (and a lock) another consumer now holds.
 import { randomUUID } from 'node:crypto';
 import {
-  deleteOwnNode,
   type FrameworkClient,
   isNodeExists,
   isNoNode,
@@ -23,8 +22,8 @@ import {
   SessionExpiredError,
   TransactionFailedError,
   type TransactionOp,
-  type Wake,
 } from '@zkrecipes/framework';
+import { deleteOwnNode, type Wake } from '@zkrecipes/framework/recipe-support';
 import { DISTRIBUTED_QUEUE_PREFIX } from './queue-node-names.js';
 import { whileConnected } from './while-connected.js';
 

@@ -17,18 +17,20 @@
 // running for others when it gives up. Claims follow item-claims.ts: an item won after its take
 // gave up goes to the next take (late-items.ts), a lock won so is handed back.
 import {
-  type CallLimits,
   ClosedError,
   type FrameworkClient,
   isBadVersion,
   isNoNode,
   joinPath,
   type Logger,
+} from '@zkrecipes/framework';
+import {
+  type CallLimits,
   RearmableWatch,
   TIMED_OUT,
   waitForWake,
   Wake,
-} from '@zkrecipes/framework';
+} from '@zkrecipes/framework/recipe-support';
 import { Closing } from './closing.js';
 import { type ClaimResult, ItemClaims } from './item-claims.js';
 import { ItemReads } from './item-reads.js';
