@@ -1,4 +1,5 @@
-import { checkOptionsObject, describeValue, InvalidArgumentError } from '@zkrecipes/framework';
+import { describeValue, InvalidArgumentError } from '@zkrecipes/framework';
+import { checkOptionsObject } from '@zkrecipes/framework/recipe-support';
 
 /** Options of every call of this package that talks to ZooKeeper. */
 export interface CallOptions {

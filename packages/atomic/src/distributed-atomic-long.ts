@@ -1,4 +1,5 @@
-import { checkClient, type FrameworkClient, type RetryPolicy } from '@zkrecipes/framework';
+import { type FrameworkClient, type RetryPolicy } from '@zkrecipes/framework';
+import { checkClient } from '@zkrecipes/framework/recipe-support';
 import type { AtomicValue } from './atomic-value.js';
 import { checkCallOptions, type CallOptions } from './call-options.js';
 import {

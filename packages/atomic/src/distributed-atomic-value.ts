@@ -1,6 +1,4 @@
 import {
-  checkClient,
-  checkOptionsObject,
   type FrameworkClient,
   isBadVersion,
   isNodeExists,
@@ -10,6 +8,7 @@ import {
   type Stat,
   validatePath,
 } from '@zkrecipes/framework';
+import { checkClient, checkOptionsObject } from '@zkrecipes/framework/recipe-support';
 import { InterProcessMutex, runInFlow } from '@zkrecipes/locks';
 import { type AtomicValue, MutableAtomicValue } from './atomic-value.js';
 import { checkBytes, sameBytes } from './bytes.js';

@@ -1,5 +1,4 @@
 import {
-  checkOptionsObject,
   describeValue,
   InvalidArgumentError,
   type RetryPolicy,
@@ -7,6 +6,7 @@ import {
   validatePath,
   validateTimeoutMs,
 } from '@zkrecipes/framework';
+import { checkOptionsObject } from '@zkrecipes/framework/recipe-support';
 
 /**
  * Promotion to a mutex (Curator's `PromotedToLock`): when the optimistic attempts give up, the

@@ -1,12 +1,12 @@
 import { concatMap, type Observable } from 'rxjs';
 import {
-  checkClient,
   describeValue,
   type FrameworkClient,
   InvalidArgumentError,
   type RecipeError,
   type RecipeState,
 } from '@zkrecipes/framework';
+import { checkClient } from '@zkrecipes/framework/recipe-support';
 import type { CallOptions } from './call-options.js';
 import { checkInt32, int32FromBytes, int32ToBytes } from './number-codecs.js';
 import { SharedValue, type SharedValueStateListener } from './shared-value.js';

@@ -1,11 +1,8 @@
 import { BehaviorSubject, Subject, type Observable } from 'rxjs';
 import {
-  checkClient,
-  checkListener,
   ClosedError,
   type ConnectionState,
   describeValue,
-  EventDispatcher,
   type FrameworkClient,
   IllegalStateError,
   InvalidArgumentError,
@@ -16,13 +13,18 @@ import {
   isNoNode,
   isRetryable,
   type Logger,
-  RearmableWatch,
   type RecipeError,
   RecipeState,
   type Stat,
   validatePath,
   WatchEventType,
 } from '@zkrecipes/framework';
+import {
+  checkClient,
+  checkListener,
+  EventDispatcher,
+  RearmableWatch,
+} from '@zkrecipes/framework/recipe-support';
 import { checkBytes, sameBytes } from './bytes.js';
 import { checkCallOptions, type CallOptions } from './call-options.js';
 import { checkVersionedValue, type VersionedValue } from './versioned-value.js';

@@ -1,4 +1,5 @@
-import { checkListener, type FrameworkClient } from '@zkrecipes/framework';
+import { type FrameworkClient } from '@zkrecipes/framework';
+import { checkListener } from '@zkrecipes/framework/recipe-support';
 import { checkFlag, checkNodeData, checkOptionsObject } from './check-arguments.js';
 import type { FlowScope } from './flow-scope.js';
 import { MUTEX_DRIVER } from './lock-driver.js';

@@ -1,6 +1,4 @@
 import {
-  checkClient,
-  checkOptionsObject,
   describeValue,
   type FrameworkClient,
   InvalidArgumentError,
@@ -8,6 +6,7 @@ import {
   type SignalOptions,
   validatePath,
 } from '@zkrecipes/framework';
+import { checkClient, checkOptionsObject } from '@zkrecipes/framework/recipe-support';
 
 /**
  * What a revocation request writes into a lock node: the 10 bytes of `__REVOKE__` (Curator's
