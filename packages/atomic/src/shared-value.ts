@@ -217,8 +217,8 @@ export class SharedValue {
    * `previous` is still what this object has cached (same zxid, same bytes) and the node still
    * has `previous.version`. Resolves false otherwise, without writing; after a lost race on the
    * server it first reads the node again, so `getVersionedValue()` then has the winner's value.
-   * Throws InvalidArgumentError for a `previous` whose version is -1 (the version overflowed,
-   * ZOOKEEPER-4743: a versioned write cannot be expressed).
+   * Throws InvalidArgumentError for a `previous` whose version is -1 (never read from the
+   * node, or the version overflowed, ZOOKEEPER-4743: a versioned write cannot be expressed).
    */
   async trySetValue(
     previous: VersionedValue<Uint8Array>,
@@ -233,7 +233,7 @@ export class SharedValue {
     if (expected.zxid !== current.zxid || !sameBytes(expected.value, current.value)) return false;
     if (expected.version === -1) {
       throw new InvalidArgumentError(
-        'previous.version is -1 (the node version overflowed, ZOOKEEPER-4743): a compare-and-set cannot be sent; use setValue',
+        'previous.version is -1: the value was never read from the node, or its version overflowed (ZOOKEEPER-4743); a compare-and-set cannot be sent, use setValue',
         { path: this.#path },
       );
     }

@@ -41,6 +41,10 @@ describe('DistributedAtomicLong with Java Curator 5.4', () => {
     const path = uniquePath('bytes');
     const counter = new DistributedAtomicLong(clients[0]!, path, once());
     assert.equal(await peer.request(`dal-force ${path} -5`), 'OK');
+    assert.equal(
+      Buffer.from((await clients[0]!.getData(path)).data).toString('hex'),
+      'fffffffffffffffb',
+    );
     assert.equal((await counter.get()).preValue, -5n);
     await counter.forceSet(2n ** 63n - 1n);
     assert.equal(

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { type FrameworkClient, isClosed, RetryNTimes } from '@zkrecipes/framework';
 import { InterProcessMutex } from '@zkrecipes/locks';
 import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
-import { DistributedAtomicLong } from '../src/index.js';
+import { DistributedAtomicLong, SharedCount } from '../src/index.js';
 import { connect, timed } from './connect.js';
 
 const noRetry = (): RetryNTimes => new RetryNTimes({ n: 0, sleepBetweenRetriesMs: 0 });
@@ -56,6 +56,44 @@ describe('DistributedAtomicLong under faults', () => {
     }
     // The waiters left no lock node behind.
     await waitFor(async () => (await client.getChildren(lockPath)).length === 0);
+  });
+
+  it('server paused (hung, connection still open): calls with a signal settle on time, and work again after', async () => {
+    const path = uniquePath('paused');
+    const counter = new DistributedAtomicLong(client, path, noRetry(), {
+      promotedToLock: { lockPath: `${path}-lock` },
+    });
+    await counter.initialize(1);
+    await using count = new SharedCount(client, `${path}-count`, 1);
+    await count.start();
+    await server.pause();
+    try {
+      const limitMs = timing.ms(300);
+      for (const call of [
+        () => counter.increment({ signal: AbortSignal.timeout(limitMs) }),
+        () => counter.get({ signal: AbortSignal.timeout(limitMs) }),
+        () => count.setCount(2, { signal: AbortSignal.timeout(limitMs) }),
+        () =>
+          count.trySetCount(count.getVersionedValue(), 2, { signal: AbortSignal.timeout(limitMs) }),
+      ]) {
+        const result = await timed(call);
+        assert.equal(
+          (result.error as Error | undefined)?.name,
+          'TimeoutError',
+          String(result.error),
+        );
+        assert.ok(result.ms < limitMs + timing.ms(500), `settled after ${result.ms.toFixed(0)} ms`);
+      }
+    } finally {
+      server.resume();
+    }
+    // An increment cut off in flight may still have taken effect; the counter stays consistent.
+    const before = (await counter.get()).preValue;
+    const after = await counter.increment();
+    assert.equal(after.succeeded, true);
+    assert.equal(after.postValue, before + 1n);
+    await count.setCount(5);
+    assert.equal(count.getCount(), 5);
   });
 
   it('server stopped: every call with a signal settles on time; a client close ends the others at once', async () => {

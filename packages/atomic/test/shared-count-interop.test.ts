@@ -36,6 +36,8 @@ describe('SharedCount with Java Curator 5.4', () => {
     await using fromJava = new SharedCount(clients[0]!, javaSeeded, 5);
     await fromJava.start();
     assert.equal(fromJava.getCount(), -123456);
+    const javaBytes = (await clients[0]!.getData(javaSeeded)).data;
+    assert.equal(Buffer.from(javaBytes).toString('hex'), 'fffe1dc0');
 
     const nodeSeeded = uniquePath('node-seed');
     await using fromNode = new SharedCount(clients[0]!, nodeSeeded, 2_147_483_647);
