@@ -1,6 +1,10 @@
 // @zkrecipes/atomic: explicit named exports only.
 export { SharedValue } from './shared-value.js';
-export type { SharedValueListener, SharedValueStateListener } from './shared-value.js';
+export type {
+  SharedValueListener,
+  SharedValueOptions,
+  SharedValueStateListener,
+} from './shared-value.js';
 export { SharedCount } from './shared-count.js';
 export type { SharedCountListener } from './shared-count.js';
 export type { VersionedValue } from './versioned-value.js';

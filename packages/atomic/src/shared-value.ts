@@ -22,6 +22,7 @@ import {
 import {
   checkClient,
   checkListener,
+  checkOptionsObject,
   EventDispatcher,
   RearmableWatch,
 } from '@zkrecipes/framework/recipe-support';
@@ -40,8 +41,12 @@ type SharedValueEvent =
   | { readonly type: 'valueChanged'; readonly value: Uint8Array }
   | { readonly type: 'stateChanged'; readonly state: ConnectionState };
 
-/** @internal Lets SharedCount name itself in logs and errors. */
-export interface SharedValueInternalOptions {
+/** Options of {@link SharedValue}. */
+export interface SharedValueOptions {
+  /**
+   * Names the recipe in its log lines and error messages. Default: 'SharedValue'; a recipe
+   * built on a SharedValue passes its own name (SharedCount does).
+   */
   readonly component?: string | undefined;
 }
 
@@ -92,9 +97,15 @@ export class SharedValue {
     client: FrameworkClient,
     path: string,
     seedValue: Uint8Array,
-    internal: SharedValueInternalOptions = {},
+    options: SharedValueOptions = {},
   ) {
-    this.#component = internal.component ?? 'SharedValue';
+    checkOptionsObject(options);
+    this.#component = options.component ?? 'SharedValue';
+    if (typeof this.#component !== 'string') {
+      throw new InvalidArgumentError(
+        `component must be a string; got ${describeValue(this.#component)}`,
+      );
+    }
     checkClient(this.#component, client);
     validatePath(path);
     this.#seed = checkBytes('seedValue', seedValue);
