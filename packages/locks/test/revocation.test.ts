@@ -3,10 +3,10 @@
 // and misuse.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type FrameworkClient, isInvalidArgument } from '@zkrecipes/framework';
-import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
+import { ConnectionState, type FrameworkClient, isInvalidArgument } from '@zkrecipes/framework';
+import { FaultProxy, TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
 import { InterProcessMutex, REVOKE_MESSAGE, Revoker } from '../src/index.js';
-import { connectedClient } from './helpers.js';
+import { closeAll, connectedClient } from './helpers.js';
 
 describe('Revoker and InterProcessMutex.makeRevocable', () => {
   let server: TestingServer;
@@ -80,6 +80,60 @@ describe('Revoker and InterProcessMutex.makeRevocable', () => {
     await client.getData(node);
     assert.equal(revoked, 0);
     await mutex.release();
+  });
+
+  it('a revocable waiter hears a request too: its node is watched from its create', async () => {
+    const path = uniquePath('waiter');
+    const holder = new InterProcessMutex(other, path);
+    await holder.acquire();
+    const waiter = new InterProcessMutex(client, path);
+    const heard: string[] = [];
+    const controller = new AbortController();
+    waiter.makeRevocable(() => {
+      heard.push('revoked');
+      controller.abort('revoked while waiting');
+    });
+    const waiting = waiter.acquire(undefined, { signal: controller.signal });
+    const nodes = await waitFor(async () => {
+      const found = await holder.getParticipantNodes();
+      return found.length === 2 ? found : undefined;
+    });
+    await Revoker.attemptRevoke(other, nodes[1]!);
+    await assert.rejects(waiting, (reason: unknown) => reason === 'revoked while waiting');
+    assert.deepEqual(heard, ['revoked']);
+    await waitFor(async () => (await holder.getParticipantNodes()).length === 1);
+    await holder.release();
+  });
+
+  it('a request written while the holder is cut off (SUSPENDED) reaches it after the reconnect', async () => {
+    const path = uniquePath('suspended');
+    const proxy = await FaultProxy.start({ targetPort: server.port });
+    const holderClient = await connectedClient(server, {
+      connectString: proxy.connectString,
+      sessionTimeoutMs: 20_000,
+    });
+    try {
+      const mutex = new InterProcessMutex(holderClient, path);
+      let revoked = 0;
+      mutex.makeRevocable(() => (revoked += 1));
+      await mutex.acquire();
+      const node = mutex.getLockPath()!;
+      const sessionId = holderClient.sessionId;
+      proxy.drop();
+      await waitFor(() => holderClient.connectionState === ConnectionState.SUSPENDED, {
+        message: 'holder SUSPENDED',
+      });
+      await Revoker.attemptRevoke(other, node);
+      assert.equal(revoked, 0);
+      proxy.heal();
+      await waitFor(() => revoked === 1, { message: 'the request heard after the reconnect' });
+      assert.equal(holderClient.connectionState, ConnectionState.RECONNECTED);
+      assert.equal(holderClient.sessionId, sessionId, 'the same session');
+      await mutex.release();
+    } finally {
+      await closeAll([holderClient]);
+      await proxy.close();
+    }
   });
 
   it('a listener that throws goes to client.unhandledErrors', async () => {
