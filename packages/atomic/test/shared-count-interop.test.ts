@@ -56,6 +56,10 @@ describe('SharedCount with Java Curator 5.4', () => {
       'EVENT count-changed j2 -2147483648',
     );
     await waitFor(async () => (await peer.request('count-get j2')) === 'OK -2147483648 1');
+    // Curator's writer hears its own write too (as ours does).
+    assert.equal(await peer.request('count-set j2 3'), 'OK');
+    assert.equal(await peer.expectLine(/^EVENT count-changed j2 3$/), 'EVENT count-changed j2 3');
+    await waitFor(() => fromNode.getCount() === 3);
     // A compare-and-set with Java's stale view fails in Java once Node moved on.
     assert.equal(await peer.request('count-try j2 7'), 'OK true');
     await waitFor(() => fromNode.getCount() === 7);
