@@ -4,8 +4,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ConnectionState, type FrameworkClient, isClosed, RetryNTimes } from '@zkrecipes/framework';
-import { killSession, TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
-import { SharedCount } from '../src/index.js';
+import {
+  FaultProxy,
+  killSession,
+  TestingServer,
+  timing,
+  uniquePath,
+  waitFor,
+} from '@zkrecipes/testing';
+import { DistributedAtomicLong, SharedCount } from '../src/index.js';
 import { connect, timed } from './connect.js';
 
 describe('SharedCount across outages', () => {
@@ -92,6 +99,62 @@ describe('SharedCount across outages', () => {
       }
     } finally {
       await writer.close();
+    }
+  });
+
+  it('link blackholed: calls with a signal settle on time, close() is prompt, and the count catches up after the heal', async () => {
+    const path = uniquePath('blackholed');
+    const proxy = await FaultProxy.start({ targetPort: server.port });
+    const cutOff = await connect(proxy.connectString, { sessionTimeoutMs: 20_000 });
+    try {
+      const count = new SharedCount(cutOff, path, 1);
+      await count.start();
+      const counter = new DistributedAtomicLong(
+        cutOff,
+        `${path}-long`,
+        new RetryNTimes({ n: 0, sleepBetweenRetriesMs: 0 }),
+      );
+      proxy.blackhole();
+      const limitMs = timing.ms(300);
+      for (const call of [
+        () => count.setCount(2, { signal: AbortSignal.timeout(limitMs) }),
+        () =>
+          count.trySetCount(count.getVersionedValue(), 2, { signal: AbortSignal.timeout(limitMs) }),
+        () => counter.increment({ signal: AbortSignal.timeout(limitMs) }),
+      ]) {
+        const result = await timed(call);
+        assert.equal(
+          (result.error as Error | undefined)?.name,
+          'TimeoutError',
+          String(result.error),
+        );
+        assert.ok(result.ms < limitMs + timing.ms(500), `settled after ${result.ms.toFixed(0)} ms`);
+      }
+      // Written meanwhile by another client. The cut-off writes above were given up, not
+      // withdrawn: held in the link, they may still reach the server after this one.
+      await client.setData(path, Buffer.from([0, 0, 0, 42]));
+      proxy.heal();
+      await waitFor(
+        async () => {
+          const onServer = Buffer.from((await client.getData(path)).data).readInt32BE(0);
+          return count.getCount() === onServer && count.getVersionedValue().version >= 1;
+        },
+        { message: 'caught up with the server after the heal' },
+      );
+      const pending = timed(() => count.setCount(43));
+      proxy.blackhole();
+      const late = timed(() => count.setCount(44));
+      const closed = await timed(() => count.close());
+      assert.ok(closed.ms < 100, `close() took ${closed.ms.toFixed(0)} ms`);
+      const [first, second] = await Promise.all([pending, late]);
+      // The first may have been answered before the blackhole; the second cannot have been.
+      assert.ok(first.error === undefined || isClosed(first.error), String(first.error));
+      assert.ok(isClosed(second.error), String(second.error));
+      assert.ok(second.ms < 1000, `settled after ${second.ms.toFixed(0)} ms`);
+    } finally {
+      proxy.heal();
+      await cutOff.close();
+      await proxy.close();
     }
   });
 
