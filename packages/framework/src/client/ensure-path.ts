@@ -1,11 +1,10 @@
 import { isNodeExists } from '../errors/predicates.js';
-import type { Acl } from '../zk/zookeeper-types.js';
+import type { Acl, CreateMode } from '../zk/zookeeper-types.js';
 import type { ZooKeeperOperations } from '../zk/zookeeper-operations.js';
 
 /**
- * Makes sure `path` and all its ancestors exist, creating the missing ones as PERSISTENT nodes
- * with empty data (Curator's `ZKPaths.mkdirs` without container parents: the wire client cannot
- * create containers). One attempt: a connection loss rejects and the caller's retry loop runs
+ * Makes sure `path` and all its ancestors exist, creating the missing ones in `mode` with
+ * empty data (Curator's `ZKPaths.mkdirs`; CONTAINER is its `asContainers`). One attempt: a connection loss rejects and the caller's retry loop runs
  * it again, which is safe because every step tolerates the node already being there.
  *
  * Each level is checked with `exists` before creating, as Curator does: the server checks the
@@ -17,11 +16,12 @@ export async function ensurePath(
   path: string,
   aclFor: (path: string) => readonly Acl[],
   signal?: AbortSignal,
+  mode: 'PERSISTENT' | 'CONTAINER' = 'PERSISTENT',
 ): Promise<void> {
   for (const level of levelsOf(path)) {
     if ((await ops.exists(level, undefined, signal)) !== null) continue;
     try {
-      await ops.create(level, Buffer.alloc(0), aclFor(level), 'PERSISTENT', signal);
+      await ops.create(level, Buffer.alloc(0), aclFor(level), mode satisfies CreateMode, signal);
     } catch (error) {
       // Someone else made it between our exists and create: that is what we wanted.
       if (!isNodeExists(error)) throw error;

@@ -65,6 +65,14 @@ function toWireOp(
       }
       const mode = raw.mode ?? 'PERSISTENT';
       validateCreateMode(mode, raw.path);
+      if (mode === 'CONTAINER' || mode.endsWith('WITH_TTL')) {
+        // The multi goes out through node-zookeeper-client's own encoder, which knows the four
+        // classic modes only (ZooKeeper itself accepts createContainer/createTTL in a multi).
+        throw new InvalidArgumentError(
+          `mode ${mode} is not available inside a transaction; create the node with client.create`,
+          { path: raw.path },
+        );
+      }
       const path = mapper.toServer(raw.path, {
         sequential: mode.endsWith('SEQUENTIAL'),
         allowRoot: false,

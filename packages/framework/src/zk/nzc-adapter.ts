@@ -19,7 +19,22 @@ import type {
   NzcTransactionResult,
   NzcWatcher,
 } from './nzc-types.js';
-import { decodeCreate2, encodeCreate2, OP_CREATE2 } from './create2-codec.js';
+import {
+  decodeCreate2,
+  encodeCreate2,
+  OP_CREATE2,
+  OP_CREATE_CONTAINER,
+  OP_CREATE_TTL,
+} from './create2-codec.js';
+import { missingFeature } from './missing-feature.js';
+import {
+  decodeInt,
+  decodeStrings,
+  encodePath,
+  OP_GET_ALL_CHILDREN_NUMBER,
+  OP_GET_EPHEMERALS,
+  OP_SYNC,
+} from './path-request-codec.js';
 import { decodeMultiRead, encodeMultiRead, OP_MULTI_READ } from './multi-read-codec.js';
 import {
   ADD_WATCH_MODE,
@@ -86,7 +101,19 @@ const NZC_MODE: Record<CreateMode, number> = {
   EPHEMERAL: 1,
   PERSISTENT_SEQUENTIAL: 2,
   EPHEMERAL_SEQUENTIAL: 3,
+  CONTAINER: 4,
+  PERSISTENT_WITH_TTL: 5,
+  PERSISTENT_SEQUENTIAL_WITH_TTL: 6,
 };
+
+/** The request a create in `mode` needs: nzc's own create knows the first four modes only. */
+function createOpCode(mode: CreateMode): number {
+  if (mode === 'CONTAINER') return OP_CREATE_CONTAINER;
+  if (mode === 'PERSISTENT_WITH_TTL' || mode === 'PERSISTENT_SEQUENTIAL_WITH_TTL') {
+    return OP_CREATE_TTL;
+  }
+  return OP_CREATE2;
+}
 
 const NZC_EVENT: Record<number, WatchEventType> = {
   1: 'NODE_CREATED',
@@ -351,7 +378,16 @@ export class NzcHandle {
     void this.closeSession(0);
   }
 
-  create(path: string, data: Buffer, acl: readonly Acl[], mode: CreateMode): Promise<string> {
+  create(
+    path: string,
+    data: Buffer,
+    acl: readonly Acl[],
+    mode: CreateMode,
+    ttlMs?: number,
+  ): Promise<string> {
+    if (createOpCode(mode) !== OP_CREATE2) {
+      return this.create2(path, data, acl, mode, ttlMs).then((created) => created.path);
+    }
     return new Promise((resolve, reject) => {
       const sentAtMs = this.#send();
       this.#client.create(path, data, toNzcAcls(acl), NZC_MODE[mode], (error, created) => {
@@ -363,23 +399,72 @@ export class NzcHandle {
   }
 
   /**
-   * Creates a node with create2 (ZooKeeper 3.5+): resolves the created path (chroot removed,
-   * as nzc's create does) and the new node's Stat.
+   * Creates a node with create2 (ZooKeeper 3.5+), createContainer or createTTL (by `mode`):
+   * resolves the created path (chroot removed, as nzc's create does) and the new node's Stat.
+   * A server without the mode's feature answers UNIMPLEMENTED; the error then names it.
    */
   create2(
     path: string,
     data: Buffer,
     acl: readonly Acl[],
     mode: CreateMode,
+    ttlMs?: number,
   ): Promise<{ path: string; stat: Stat }> {
     const chroot = this.#client.connectionManager.chrootPath;
-    const request = rawRequest(
-      OP_CREATE2,
-      encodeCreate2(withChroot(chroot, path), data, acl, NZC_MODE[mode]),
+    const opCode = createOpCode(mode);
+    const body = encodeCreate2(
+      withChroot(chroot, path),
+      data,
+      acl,
+      NZC_MODE[mode],
+      opCode === OP_CREATE_TTL ? ttlMs : undefined,
     );
-    return this.#sendTapped(request, path).then((body) => {
-      const created = decodeCreate2(body);
-      return { path: withoutChroot(chroot, created.path), stat: statFromBytes(created.stat) };
+    return this.#sendTapped(rawRequest(opCode, body), path).then(
+      (reply) => {
+        const created = decodeCreate2(reply);
+        return { path: withoutChroot(chroot, created.path), stat: statFromBytes(created.stat) };
+      },
+      (error: unknown) => {
+        throw missingFeature(error, mode);
+      },
+    );
+  }
+
+  /**
+   * Waits until the server this session is connected to has caught up with the leader as of
+   * this request (ZooKeeper's sync, op 9), so reads sent after it see every write committed
+   * before it.
+   */
+  sync(path: string): Promise<void> {
+    const serverPath = withChroot(this.#client.connectionManager.chrootPath, path);
+    return this.#sendTapped(rawRequest(OP_SYNC, encodePath(serverPath)), path).then(() => {});
+  }
+
+  /**
+   * The paths of this session's ephemeral nodes that start with `prefix` (a string prefix,
+   * not a path boundary; ZooKeeper 3.6+, op 103). Chroot applied to the prefix, removed from
+   * the answers, and answers outside the chroot left out.
+   */
+  getEphemerals(prefix: string): Promise<string[]> {
+    const chroot = this.#client.connectionManager.chrootPath;
+    const request = rawRequest(OP_GET_EPHEMERALS, encodePath(withChroot(chroot, prefix)));
+    return this.#sendTapped(request, prefix).then(
+      (reply) =>
+        decodeStrings(reply)
+          .filter((found) => !chroot || found === chroot || found.startsWith(`${chroot}/`))
+          .map((found) => withoutChroot(chroot, found)),
+      (error: unknown) => {
+        throw missingFeature(error, 'getEphemerals');
+      },
+    );
+  }
+
+  /** How many nodes are below `path`, at any depth (ZooKeeper 3.6+, op 104). */
+  getAllChildrenNumber(path: string): Promise<number> {
+    const serverPath = withChroot(this.#client.connectionManager.chrootPath, path);
+    const request = rawRequest(OP_GET_ALL_CHILDREN_NUMBER, encodePath(serverPath));
+    return this.#sendTapped(request, path).then(decodeInt, (error: unknown) => {
+      throw missingFeature(error, 'getAllChildrenNumber');
     });
   }
 

@@ -82,8 +82,8 @@ describe('FrameworkClient.transaction', () => {
       /op 1 \(setData\): data is 2000000 bytes/,
     );
     await assert.rejects(
-      client.transaction([op.create('/c', { mode: 'CONTAINER' as 'PERSISTENT' })]),
-      /op 0 \(create\): mode CONTAINER is not supported/,
+      client.transaction([op.create('/c', { mode: 'CONTAINER' })]),
+      /op 0 \(create\): mode CONTAINER is not available inside a transaction/,
     );
     assert.deepEqual(zk.calls, []);
   });
