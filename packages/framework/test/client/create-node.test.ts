@@ -162,6 +162,17 @@ describe('FrameworkClient.create', () => {
     assert.equal(zk.modes.get('/r/p'), 'CONTAINER');
   });
 
+  it('createParents starts again from the top when an ancestor vanishes while it makes the parents', async () => {
+    const { zk, client } = await fakeSetup();
+    // /e1 is made, then (as a reaped container would) creating /e1/e2 under it fails NO_NODE once.
+    zk.failNext('create', { code: ZooKeeperErrorCode.NO_NODE, path: (p) => p === '/e1/e2' });
+    assert.equal(await client.create('/e1/e2/leaf', { createParents: true }), '/e1/e2/leaf');
+    assert.deepEqual(
+      zk.calls.filter((c) => c.op === 'create').map((c) => c.path),
+      ['/e1/e2/leaf', '/e1', '/e1/e2', '/e1/e2', '/e1/e2/leaf'],
+    );
+  });
+
   it('createParents makes missing parents with empty data and the provider ACL', async () => {
     const { zk, client } = await fakeSetup({ aclProvider: aclProviderFrom(READ_ONLY_ACL) });
     const leafAcl: readonly Acl[] = OPEN_ACL_UNSAFE;
