@@ -36,6 +36,7 @@ import {
   OP_SYNC,
 } from './path-request-codec.js';
 import { decodeMultiRead, encodeMultiRead, OP_MULTI_READ } from './multi-read-codec.js';
+import { decodeMulti, encodeMulti, OP_MULTI } from './multi-codec.js';
 import {
   ADD_WATCH_MODE,
   addWatchRequest,
@@ -618,6 +619,9 @@ export class NzcHandle {
   }
 
   multi(ops: readonly WireTransactionOp[]): Promise<WireTransactionResult[]> {
+    if (ops.some((op) => op.type === 'create' && createOpCode(op.mode) !== OP_CREATE2)) {
+      return this.#multiWritten(ops);
+    }
     const transaction = this.#client.transaction();
     // Pushed directly: nzc's builder methods rewrite version 0 to -1 (`version || -1`), which
     // would turn a conditional delete/check into an unconditional one.
@@ -638,6 +642,42 @@ export class NzcHandle {
         else resolve(results.map((r, i) => fromNzcMultiResult(r, ops[i])));
       });
     });
+  }
+
+  /** A multi holding container or TTL creates, in our own encoding (see multi-codec.ts). */
+  #multiWritten(ops: readonly WireTransactionOp[]): Promise<WireTransactionResult[]> {
+    const chroot = this.#client.connectionManager.chrootPath;
+    const request = rawRequest(
+      OP_MULTI,
+      encodeMulti(ops, (path) => withChroot(chroot, path)),
+    );
+    return this.#sendTapped(request, ops[0]?.path).then(
+      (body) => {
+        const results = decodeMulti(body);
+        if (results.some((r) => r.type === 'error' && r.code !== 0)) {
+          const codes = results.map((r) => (r.type === 'error' ? r.code : 0));
+          const unimplemented = codes.findIndex((code) => code === -6);
+          const failed = TransactionFailedError.fromResults(codes, ops);
+          const op = ops[unimplemented];
+          if (op?.type !== 'create') throw failed;
+          throw missingFeature(errorFromCode(-6, { path: op.path, cause: failed }), op.mode);
+        }
+        return results.map((result, i): WireTransactionResult => {
+          const op = ops[i];
+          if (result.type === 'create') {
+            return { type: 'create', path: withoutChroot(chroot, result.path) };
+          }
+          if (result.type === 'setData')
+            return { type: 'setData', stat: statFromBytes(result.stat) };
+          if (op?.type === 'delete') return { type: 'delete' };
+          return { type: 'check' };
+        });
+      },
+      (error: unknown) => {
+        const op = ops.find((o) => o.type === 'create' && createOpCode(o.mode) !== OP_CREATE2);
+        throw op?.type === 'create' ? missingFeature(error, op.mode) : error;
+      },
+    );
   }
 }
 

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
 import type { FrameworkClient } from '../../src/client/framework-client.js';
+import { op } from '../../src/client/transaction-op.js';
+import { TransactionFailedError } from '../../src/client/transaction-failed-error.js';
 import { createFramework } from '../../src/create-framework.js';
 import { isUnimplemented } from '../../src/errors/predicates.js';
 import { UnimplementedError } from '../../src/errors/zookeeper-error-classes.js';
@@ -149,6 +151,53 @@ describe('container, TTL, sync, getEphemerals, getAllChildrenNumber (real server
     assert.equal(await client.getAllChildrenNumber(`${root}/e`), 0);
   });
 
+  it('a transaction creates CONTAINER and TTL nodes next to the classic ops, all or nothing', async () => {
+    const root = uniquePath('multi');
+    await client.create(root, { data: Buffer.from('v0') });
+    const results = await client.transaction([
+      op.create(`${root}/box`, { mode: 'CONTAINER' }),
+      op.create(`${root}/box/item`),
+      op.create(`${root}/ttl`, { mode: 'PERSISTENT_WITH_TTL', ttlMs: 60_000 }),
+      op.create(`${root}/seq-`, { mode: 'PERSISTENT_SEQUENTIAL_WITH_TTL', ttlMs: 300 }),
+      op.check(root, { version: 0 }),
+      op.setData(root, Buffer.from('v1'), { version: 0 }),
+      op.delete(`${root}/box/item`),
+    ]);
+    assert.deepEqual(
+      results.map((r) => `${r.type} ${r.path}`),
+      [
+        `create ${root}/box`,
+        `create ${root}/box/item`,
+        `create ${root}/ttl`,
+        `create ${results[3]?.path ?? ''}`,
+        `check ${root}`,
+        `setData ${root}`,
+        `delete ${root}/box/item`,
+      ],
+    );
+    assert.match(results[3]?.path ?? '', /\/seq-\d{10}$/);
+    const written = results[5];
+    assert.equal(written?.type === 'setData' ? written.stat.version : undefined, 1);
+    // The container had a child (made and deleted in the multi) and is empty: it is reaped.
+    await gone(client, `${root}/box`, 'the container made in a multi');
+    await gone(client, results[3]?.path ?? '', 'the TTL node made in a multi');
+    assert.notEqual(await client.exists(`${root}/ttl`), null);
+
+    await assert.rejects(
+      client.transaction([
+        op.create(`${root}/box2`, { mode: 'CONTAINER' }),
+        op.check(root, { version: 0 }),
+      ]),
+      (error: unknown) => {
+        assert.ok(error instanceof TransactionFailedError);
+        assert.equal(error.failedOpIndex, 1);
+        assert.equal(error.code, 'BAD_VERSION');
+        return true;
+      },
+    );
+    assert.equal(await client.exists(`${root}/box2`), null, 'nothing applied');
+  });
+
   it('the new requests work under a chroot in the connect string', async () => {
     const chroot = uniquePath('chroot');
     await client.create(`${chroot}/x`, { createParents: true });
@@ -160,6 +209,9 @@ describe('container, TTL, sync, getEphemerals, getAllChildrenNumber (real server
       assert.equal(ttl, '/t');
       assert.deepEqual(await rooted.getEphemerals(), ['/x/e']);
       assert.equal(await rooted.getAllChildrenNumber('/'), 4);
+      const [made] = await rooted.transaction([op.create('/m', { mode: 'CONTAINER' })]);
+      assert.equal(made?.path, '/m');
+      assert.notEqual(await client.exists(`${chroot}/m`), null);
       await rooted.sync('/x');
       assert.notEqual(await client.exists(`${chroot}/c`), null);
     } finally {
@@ -192,6 +244,18 @@ describe('TTL nodes on a server without zookeeper.extendedTypesEnabled', () => {
       });
     }
     assert.equal(await client.exists(path), null);
+    await assert.rejects(
+      client.transaction([
+        op.create(`${path}-c`, { mode: 'CONTAINER' }),
+        op.create(`${path}-t`, { mode: 'PERSISTENT_WITH_TTL', ttlMs: 1_000 }),
+      ]),
+      (error: unknown) => {
+        assert.ok(error instanceof UnimplementedError, String(error));
+        assert.match(error.message, /zookeeper\.extendedTypesEnabled=true/);
+        return true;
+      },
+    );
+    assert.equal(await client.exists(`${path}-c`), null, 'nothing of the multi applied');
     assert.equal(await client.create(path, { mode: 'CONTAINER' }), path);
   });
 });
