@@ -14,7 +14,13 @@ import { PathChildrenCache } from '@zkrecipes/caches';
 import { LeaderLatch } from '@zkrecipes/leader';
 import { InterProcessMutex } from '@zkrecipes/locks';
 import { DistributedQueue, SimpleDistributedQueue, stringSerializer } from '@zkrecipes/queues';
-import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
+import { JavaPeer, TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
+
+// dist/test/containers/*.test.js -> test/containers/fixtures/*.java in the sources.
+const peerSource = new URL(
+  '../../../containers/fixtures/CuratorContainersPeer.java',
+  import.meta.url,
+).pathname;
 
 const CHECK_INTERVAL_MS = 100;
 
@@ -165,5 +171,34 @@ describe('container parents across the recipes (real server, 100 ms container ch
       `CHILD_REMOVED ${cachePath}/one`,
       `CHILD_ADDED ${cachePath}/two`,
     ]);
+  });
+
+  it('Curator 5.4 does the same: its mutex parents and its SimpleDistributedQueue path are reaped once empty, and ours and its work on one path', async () => {
+    const peer = await JavaPeer.start({ source: peerSource, args: [server.connectString] });
+    try {
+      const root = uniquePath('java-mutex');
+      const lockPath = `${root}/locks/orders`;
+      assert.equal(await peer.request(`mutex ${lockPath} 10`), 'OK');
+      await reaped(lockPath, "Curator's empty lock node");
+      await reaped(root, "Curator's container parents");
+      // Ours makes the same path again and Curator uses it, and the reverse.
+      const ours = new InterProcessMutex(a, lockPath);
+      assert.equal(await ours.acquire(timing.ms(5_000)), true);
+      await ours.release();
+      assert.equal(await peer.request(`mutex ${lockPath} 2`), 'OK');
+      await reaped(root, 'the parents, once both are done');
+
+      const queueRoot = uniquePath('java-queue');
+      const queuePath = `${queueRoot}/tasks`;
+      assert.equal(await peer.request(`offer ${queuePath} from-java`), 'OK');
+      await using ourQueue = new SimpleDistributedQueue(a, queuePath);
+      assert.equal((await ourQueue.take()).toString(), 'from-java');
+      await reaped(queueRoot, "Curator's queue path and its parent");
+      await ourQueue.offer(Buffer.from('from-node'));
+      assert.equal(await peer.request(`take ${queuePath}`), 'OK from-node');
+      await reaped(queueRoot, 'our queue path and its parent');
+    } finally {
+      await peer.close();
+    }
   });
 });
