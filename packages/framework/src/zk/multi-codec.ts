@@ -15,7 +15,8 @@
  * ErrorResponse {int err} (a failed multi answers every op so). Then the done header.
  */
 import { encodeCreate2, OP_CREATE_CONTAINER, OP_CREATE_TTL } from './create2-codec.js';
-import type { CreateMode, WireTransactionOp } from './zookeeper-types.js';
+import { statFromBytes } from './stat-bytes.js';
+import type { CreateMode, WireTransactionOp, WireTransactionResult } from './zookeeper-types.js';
 
 export const OP_MULTI = 14;
 const OP = { create: 1, delete: 2, setData: 5, check: 13, create2: 15, error: -1 } as const;
@@ -156,4 +157,25 @@ export function decodeMulti(body: Buffer): MultiOpResult[] {
         throw new Error(`multi reply: unexpected op type ${type}`);
     }
   }
+}
+
+/**
+ * The transaction's results, paths as the client names them (`withoutChroot`), or each op's
+ * error code (0 for the ops that would have succeeded) when the multi failed.
+ */
+export function toWireResults(
+  results: readonly MultiOpResult[],
+  ops: readonly WireTransactionOp[],
+  withoutChroot: (path: string) => string,
+): { results: WireTransactionResult[] } | { failed: number[] } {
+  if (results.some((r) => r.type === 'error' && r.code !== 0)) {
+    return { failed: results.map((r) => (r.type === 'error' ? r.code : 0)) };
+  }
+  return {
+    results: results.map((result, i): WireTransactionResult => {
+      if (result.type === 'create') return { type: 'create', path: withoutChroot(result.path) };
+      if (result.type === 'setData') return { type: 'setData', stat: statFromBytes(result.stat) };
+      return ops[i]?.type === 'delete' ? { type: 'delete' } : { type: 'check' };
+    }),
+  };
 }

@@ -36,7 +36,7 @@ import {
   OP_SYNC,
 } from './path-request-codec.js';
 import { decodeMultiRead, encodeMultiRead, OP_MULTI_READ } from './multi-read-codec.js';
-import { decodeMulti, encodeMulti, OP_MULTI } from './multi-codec.js';
+import { decodeMulti, encodeMulti, OP_MULTI, toWireResults } from './multi-codec.js';
 import {
   ADD_WATCH_MODE,
   addWatchRequest,
@@ -48,6 +48,7 @@ import {
   type NzcRawRequest,
 } from './nzc-raw-request.js';
 import { NzcReplyTap } from './nzc-reply-tap.js';
+import { statFromBytes } from './stat-bytes.js';
 import type { ServerAddress } from '../paths/connect-string.js';
 import type {
   Acl,
@@ -149,23 +150,6 @@ export interface NzcHandleOptions {
 
 function toBigInt(long: Buffer): bigint {
   return long.readBigInt64BE(0);
-}
-
-/** A Stat as the 68 bytes jute writes (czxid, mzxid, ctime, mtime, versions, owner, ...). */
-export function statFromBytes(bytes: Buffer): Stat {
-  return {
-    czxid: bytes.readBigInt64BE(0),
-    mzxid: bytes.readBigInt64BE(8),
-    pzxid: bytes.readBigInt64BE(60),
-    ctime: Number(bytes.readBigInt64BE(16)),
-    mtime: Number(bytes.readBigInt64BE(24)),
-    version: bytes.readInt32BE(32),
-    cversion: bytes.readInt32BE(36),
-    aversion: bytes.readInt32BE(40),
-    ephemeralOwner: bytes.readBigInt64BE(44),
-    dataLength: bytes.readInt32BE(52),
-    numChildren: bytes.readInt32BE(56),
-  };
 }
 
 /** One read of a multiRead: the node, or the typed error of that read alone. */
@@ -651,31 +635,21 @@ export class NzcHandle {
       OP_MULTI,
       encodeMulti(ops, (path) => withChroot(chroot, path)),
     );
+    const extended = ops.find((o) => o.type === 'create' && createOpCode(o.mode) !== OP_CREATE2);
+    const feature = extended?.type === 'create' ? extended.mode : 'CONTAINER';
     return this.#sendTapped(request, ops[0]?.path).then(
       (body) => {
-        const results = decodeMulti(body);
-        if (results.some((r) => r.type === 'error' && r.code !== 0)) {
-          const codes = results.map((r) => (r.type === 'error' ? r.code : 0));
-          const unimplemented = codes.findIndex((code) => code === -6);
-          const failed = TransactionFailedError.fromResults(codes, ops);
-          const op = ops[unimplemented];
-          if (op?.type !== 'create') throw failed;
-          throw missingFeature(errorFromCode(-6, { path: op.path, cause: failed }), op.mode);
-        }
-        return results.map((result, i): WireTransactionResult => {
-          const op = ops[i];
-          if (result.type === 'create') {
-            return { type: 'create', path: withoutChroot(chroot, result.path) };
-          }
-          if (result.type === 'setData')
-            return { type: 'setData', stat: statFromBytes(result.stat) };
-          if (op?.type === 'delete') return { type: 'delete' };
-          return { type: 'check' };
-        });
+        const outcome = toWireResults(decodeMulti(body), ops, (path) =>
+          withoutChroot(chroot, path),
+        );
+        if (!('failed' in outcome)) return outcome.results;
+        const failed = TransactionFailedError.fromResults(outcome.failed, ops);
+        const op = ops[failed.failedOpIndex];
+        if (failed.code !== 'UNIMPLEMENTED' || op?.type !== 'create') throw failed;
+        throw missingFeature(errorFromCode(-6, { path: op.path, cause: failed }), op.mode);
       },
       (error: unknown) => {
-        const op = ops.find((o) => o.type === 'create' && createOpCode(o.mode) !== OP_CREATE2);
-        throw op?.type === 'create' ? missingFeature(error, op.mode) : error;
+        throw missingFeature(error, feature);
       },
     );
   }
