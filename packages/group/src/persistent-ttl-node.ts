@@ -1,21 +1,23 @@
 import { merge, Subject, type Observable } from 'rxjs';
 import {
-  booleanOption,
-  checkClient,
-  checkOptionsObject,
-  EventDispatcher,
   InvalidArgumentError,
   isClosed,
   isNoNode,
   isRetryable,
   MAX_TTL_MS,
-  NOT_CONNECTED,
-  positiveIntegerOption,
   validatePath,
-  whileConnected,
   type FrameworkClient,
   type Logger,
 } from '@zkrecipes/framework';
+import {
+  booleanOption,
+  checkClient,
+  checkOptionsObject,
+  EventDispatcher,
+  NOT_CONNECTED,
+  positiveIntegerOption,
+  whileConnected,
+} from '@zkrecipes/framework/recipe-support';
 import type { RecipeError, RecipeState } from '@zkrecipes/caches';
 import { PersistentNode, type WaitForInitialCreateOptions } from './persistent-node.js';
 
