@@ -11,6 +11,7 @@ import {
   type FrameworkClient,
 } from '@zkrecipes/framework';
 import { PathChildrenCache } from '@zkrecipes/caches';
+import { GroupMember } from '@zkrecipes/group';
 import { LeaderLatch } from '@zkrecipes/leader';
 import { InterProcessMutex } from '@zkrecipes/locks';
 import { DistributedQueue, SimpleDistributedQueue, stringSerializer } from '@zkrecipes/queues';
@@ -118,6 +119,24 @@ describe('container parents across the recipes (real server, 100 ms container ch
     await producer.offer(Buffer.from('two'));
     assert.equal((await taking)?.toString(), 'two');
     await producer.close();
+  });
+
+  it('GroupMember: the group path goes once the last member leaves; a later member and its view work there', async () => {
+    const group = `${uniquePath('group')}/members`;
+    const first = new GroupMember(a, group, 'first');
+    await first.start();
+    assert.equal(await first.waitForInitialCreate({ timeoutMs: timing.ms(5_000) }), true);
+    await first.close();
+    await reaped(group, 'the emptied group path');
+    await using second = new GroupMember(b, group, 'second', Buffer.from('2'));
+    await second.start();
+    await using third = new GroupMember(a, group, 'third');
+    await third.start();
+    await waitFor(() => second.getCurrentMembers().size === 2, {
+      timeoutMs: timing.ms(5_000),
+      message: 'a member started after the reaping sees the group',
+    });
+    assert.deepEqual([...second.getCurrentMembers().keys()].sort(), ['second', 'third']);
   });
 
   it('DistributedQueue: the queue node is PERSISTENT and stays; only its parents are containers', async () => {

@@ -313,4 +313,41 @@ describe('the new requests with the server stopped', () => {
       await server.restart();
     }
   });
+
+  it('server paused (hung, SIGSTOP) with the requests in flight: each settles on its 1 s signal', async () => {
+    const client = createFramework({
+      connectString: server.connectString,
+      sessionTimeoutMs: 10_000,
+      retryPolicy: new RetryNTimes({ n: 5, sleepBetweenRetriesMs: 1_000 }),
+      logger: silentLogger,
+    });
+    await client.start();
+    assert.equal(await client.blockUntilConnected({ timeoutMs: timing.ms(10_000) }), true);
+    await server.pause();
+    try {
+      const signal = AbortSignal.timeout(1_000);
+      const startMs = performance.now();
+      const outcomes = await Promise.allSettled([
+        client.sync('/', { signal }),
+        client.getEphemerals('/', { signal }),
+        client.getAllChildrenNumber('/', { signal }),
+        client.create('/paused-c', { mode: 'CONTAINER', signal }),
+        client.transaction(
+          [op.create('/paused-t', { mode: 'PERSISTENT_WITH_TTL', ttlMs: 1_000 })],
+          {
+            signal,
+          },
+        ),
+      ]);
+      const tookMs = performance.now() - startMs;
+      for (const outcome of outcomes) {
+        assert.equal(outcome.status, 'rejected');
+        assert.equal((outcome.reason as Error).name, 'TimeoutError');
+      }
+      assert.ok(tookMs >= 990 && tookMs < timing.ms(2_000), `settled after ${tookMs} ms`);
+    } finally {
+      await server.resume();
+      await client.close();
+    }
+  });
 });
