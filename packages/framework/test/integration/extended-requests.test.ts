@@ -346,7 +346,7 @@ describe('the new requests with the server stopped', () => {
       }
       assert.ok(tookMs >= 990 && tookMs < timing.ms(2_000), `settled after ${tookMs} ms`);
     } finally {
-      await server.resume();
+      server.resume();
       await client.close();
     }
   });
