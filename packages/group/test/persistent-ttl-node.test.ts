@@ -63,7 +63,9 @@ describe('PersistentTtlNode (Curator TestPersistentTtlNode)', () => {
     const touch = await client.exists(`${path}/touch`);
     assert.equal(touch?.ephemeralOwner, 0n);
     await node.close();
+    await node.close(); // twice is a no-op
     assert.equal(node.state, RecipeState.CLOSED);
+    await assert.rejects(node.start(), { code: 'ILLEGAL_STATE' });
     assert.notEqual(await client.exists(path), null, 'close() leaves the node');
     await gone(client, `${path}/touch`);
     await gone(client, path);
