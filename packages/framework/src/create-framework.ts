@@ -72,6 +72,13 @@ export interface FrameworkOptions {
   readonly closeOnExit?: boolean;
   /** Treat an event-loop stall over a third of the session timeout as SUSPENDED. Default true. */
   readonly detectEventLoopStalls?: boolean;
+  /**
+   * Parents made by `createParents` (and the namespace node) are CONTAINER nodes, which the
+   * server deletes once they have had children and have none left, as Curator's
+   * `creatingParentContainersIfNeeded` does. `false` makes them PERSISTENT (Curator's
+   * `dontUseContainerParents`), e.g. for a server older than 3.5.1. Default true.
+   */
+  readonly useContainerParents?: boolean;
 }
 
 /**
@@ -167,6 +174,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     unhandledErrors: unhandled,
     closedSignal: closed.signal,
     maxRequestBytes,
+    useContainerParents: options.useContainerParents ?? true,
     chrootBytes: Buffer.byteLength(chrootOf(options.connectString)),
     watchBudget: () => ({ budgetBytes: watchBudgetBytes, usedBytes: connection.watchBytesInUse }),
   };

@@ -24,6 +24,7 @@ const KNOWN_OPTIONS: readonly (keyof FrameworkOptions)[] = [
   'maxRequestBytes',
   'closeOnExit',
   'detectEventLoopStalls',
+  'useContainerParents',
 ];
 
 function rejectUnknownOptions(options: object): void {
@@ -87,7 +88,7 @@ export function validateFrameworkOptions(options: FrameworkOptions): void {
   validateRetryPolicy(options.retryPolicy);
   validateAclProvider(options.aclProvider);
   validateLogger(options.logger);
-  for (const name of ['closeOnExit', 'detectEventLoopStalls'] as const) {
+  for (const name of ['closeOnExit', 'detectEventLoopStalls', 'useContainerParents'] as const) {
     const value = options[name];
     if (value !== undefined && typeof value !== 'boolean') {
       throw new InvalidArgumentError(`${name} must be true or false, got ${describeValue(value)}`);

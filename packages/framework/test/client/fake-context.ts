@@ -33,6 +33,8 @@ export interface FakeSetupOptions {
   namespace?: string;
   retryPolicy?: RetryPolicy;
   aclProvider?: AclProvider;
+  /** The client's useContainerParents. Default true (as createFramework). */
+  useContainerParents?: boolean;
   /** Call start() on the client. Default true. */
   start?: boolean;
 }
@@ -66,6 +68,7 @@ export async function fakeSetup(options: FakeSetupOptions = {}): Promise<FakeSet
     watchBudget: () => ({ budgetBytes: 512 * 1024, usedBytes: 0 }),
     maxRequestBytes: 1_048_575,
     chrootBytes: 0,
+    useContainerParents: options.useContainerParents ?? true,
   };
   const lifecycle = {
     closeCalls: 0,
