@@ -11,6 +11,7 @@ import {
   type FrameworkClient,
 } from '@zkrecipes/framework';
 import { PathChildrenCache } from '@zkrecipes/caches';
+import { createServiceInstance, ServiceDiscovery } from '@zkrecipes/discovery';
 import { GroupMember } from '@zkrecipes/group';
 import { LeaderLatch } from '@zkrecipes/leader';
 import { InterProcessMutex } from '@zkrecipes/locks';
@@ -137,6 +138,24 @@ describe('container parents across the recipes (real server, 100 ms container ch
       message: 'a member started after the reaping sees the group',
     });
     assert.deepEqual([...second.getCurrentMembers().keys()].sort(), ['second', 'third']);
+  });
+
+  it('ServiceDiscovery: the base and service paths are containers as in Curator: reaped once the last instance is unregistered; registering there again works', async () => {
+    const base = `${uniquePath('discovery')}/services`;
+    const discovery = new ServiceDiscovery(a, base);
+    await discovery.start();
+    await discovery.registerService(createServiceInstance({ name: 'api', id: 'one', port: 1 }));
+    await discovery.close();
+    await reaped(`${base}/api`, 'the emptied service path');
+    await reaped(base, 'the emptied base path');
+    await using again = new ServiceDiscovery(b, base);
+    await again.start();
+    await again.registerService(createServiceInstance({ name: 'api', id: 'two', port: 2 }));
+    const found = await again.queryForInstances('api');
+    assert.deepEqual(
+      found.map((instance) => instance.id),
+      ['two'],
+    );
   });
 
   it('DistributedQueue: the queue node is PERSISTENT and stays; only its parents are containers', async () => {
