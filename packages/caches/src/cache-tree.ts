@@ -51,7 +51,8 @@ interface Pass {
  *
  * Events and replies interleave, so every event about a node takes a ticket (a counter): a
  * read applies only if no later event concerned its node; whatever came later decides.
- * Requests go through p-limit; concurrent unwatched reads share multiRead requests in the
+ * Requests go through p-limit (one for passes, one for events, so a re-read of a large tree
+ * does not delay the changes); concurrent unwatched reads share multiRead requests in the
  * framework. No limit depends on the number of nodes (CURATOR-690 was a 65,535-party Phaser
  * counting outstanding reads): counters are plain numbers.
  */
@@ -60,7 +61,10 @@ export class CacheTree {
   readonly #client: FrameworkClient;
   readonly #root: string;
   readonly #options: CacheTreeOptions;
+  /** Requests of passes: a full re-read queues one read per node here. */
   readonly #limit: LimitFunction;
+  /** Reads for watch events: never queued behind a pass, so changes show at once. */
+  readonly #eventLimit: LimitFunction;
   /** The ticket of the last event or read concerning each node with a read out. */
   readonly #tickets = new Map<string, number>();
   /** Reads in flight per node; its ticket is forgotten when none is left. */
@@ -75,6 +79,7 @@ export class CacheTree {
     this.#root = root;
     this.#options = options;
     this.#limit = pLimit(options.concurrency);
+    this.#eventLimit = pLimit(options.concurrency);
   }
 
   /** An event of the persistent watch. */
@@ -119,6 +124,7 @@ export class CacheTree {
   close(clearStorage: boolean): void {
     this.#closed = true;
     this.#limit.clearQueue();
+    this.#eventLimit.clearQueue();
     if (clearStorage) this.storage.clear();
   }
 
@@ -127,7 +133,8 @@ export class CacheTree {
     this.#reading.set(path, (this.#reading.get(path) ?? 0) + 1);
     if (pass) pass.outstanding += 1;
     const signal = this.#options.signal;
-    this.#limit(() => this.#client.getData(path, { signal }))
+    const limit = pass ? this.#limit : this.#eventLimit;
+    limit(() => this.#client.getData(path, { signal }))
       .then(
         ({ data, stat }) => {
           const latest = this.#settle(path, ticket);

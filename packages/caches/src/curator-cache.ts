@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { BehaviorSubject, merge, Subject, type Observable } from 'rxjs';
 import {
   booleanOption,
@@ -80,6 +81,8 @@ export class CuratorCache {
       DEFAULT_CACHE_CONCURRENCY,
     );
     this.#path = path;
+    // Every request in flight listens to it: up to twice `concurrency`.
+    setMaxListeners(0, this.#closer.signal);
     const logger = client.logger.child({ component: 'CuratorCache', path });
     this.#dispatcher = new EventDispatcher(new Subject(), logger, 'CuratorCache listener');
     this.#watcher = new PersistentWatcher(client, path, { recursive });
