@@ -1,15 +1,17 @@
 import {
-  CallLimits,
-  checkClient,
   type FrameworkClient,
   isNodeExists,
   type SignalOptions,
-  TIMED_OUT,
   validatePath,
+} from '@zkrecipes/framework';
+import {
+  CallLimits,
+  checkClient,
+  TIMED_OUT,
   waitForWake,
   Wake,
   watchSignal,
-} from '@zkrecipes/framework';
+} from '@zkrecipes/framework/recipe-support';
 import { validateWaitOptions, type WaitOptions } from './wait-options.js';
 
 /**

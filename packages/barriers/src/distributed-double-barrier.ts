@@ -1,8 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  CallLimits,
-  checkClient,
-  deleteOwnNode,
   type FrameworkClient,
   InvalidArgumentError,
   isNodeExists,
@@ -10,12 +7,17 @@ import {
   joinPath,
   NoNodeError,
   SessionExpiredError,
-  TIMED_OUT,
   validatePath,
+} from '@zkrecipes/framework';
+import {
+  CallLimits,
+  checkClient,
+  deleteOwnNode,
+  TIMED_OUT,
   waitForWake,
   Wake,
   watchSignal,
-} from '@zkrecipes/framework';
+} from '@zkrecipes/framework/recipe-support';
 import { READY_NODE, sortedMembers } from './barrier-members.js';
 import { validateWaitOptions, type WaitOptions } from './wait-options.js';
 

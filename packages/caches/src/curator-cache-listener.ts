@@ -1,9 +1,5 @@
-import {
-  booleanOption,
-  checkOptionsObject,
-  describeValue,
-  InvalidArgumentError,
-} from '@zkrecipes/framework';
+import { describeValue, InvalidArgumentError } from '@zkrecipes/framework';
+import { booleanOption, checkOptionsObject } from '@zkrecipes/framework/recipe-support';
 import type { ChildData } from './child-data.js';
 import type { CuratorCacheEvent, CuratorCacheListener } from './curator-cache-event.js';
 

@@ -1,20 +1,22 @@
 import { setMaxListeners } from 'node:events';
 import { BehaviorSubject, merge, Subject, type Observable } from 'rxjs';
 import {
-  booleanOption,
-  checkClient,
-  checkEventListener,
-  checkOptionsObject,
   ClosedError,
-  EventDispatcher,
   type FrameworkClient,
   IllegalStateError,
   isClosed,
-  positiveIntegerOption,
   type RecipeError,
   RecipeState,
   validatePath,
 } from '@zkrecipes/framework';
+import {
+  booleanOption,
+  checkClient,
+  checkEventListener,
+  checkOptionsObject,
+  EventDispatcher,
+  positiveIntegerOption,
+} from '@zkrecipes/framework/recipe-support';
 import { CacheTree } from './cache-tree.js';
 import { compareChildData, type ChildData } from './child-data.js';
 import type { CuratorCacheEvent, CuratorCacheListener } from './curator-cache-event.js';

@@ -1,12 +1,7 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
 import {
-  booleanOption,
-  checkClient,
-  checkEventListener,
-  checkOptionsObject,
   ClosedError,
   ConnectionState,
-  EventDispatcher,
   type FrameworkClient,
   IllegalStateError,
   isClosed,
@@ -15,6 +10,13 @@ import {
   RecipeState,
   validatePath,
 } from '@zkrecipes/framework';
+import {
+  booleanOption,
+  checkClient,
+  checkEventListener,
+  checkOptionsObject,
+  EventDispatcher,
+} from '@zkrecipes/framework/recipe-support';
 import type { ChildData } from './child-data.js';
 import { WatchHub } from './watch-hub.js';
 

@@ -1,22 +1,24 @@
 import { Subject, type Observable } from 'rxjs';
 import {
-  booleanOption,
-  checkClient,
-  checkEventListener,
-  checkOptionsObject,
   ClosedError,
   ConnectionState,
   describeValue,
-  EventDispatcher,
   type FrameworkClient,
   IllegalStateError,
   InvalidArgumentError,
   isClosed,
-  positiveIntegerOption,
   type RecipeError,
   RecipeState,
   validatePath,
 } from '@zkrecipes/framework';
+import {
+  booleanOption,
+  checkClient,
+  checkEventListener,
+  checkOptionsObject,
+  EventDispatcher,
+  positiveIntegerOption,
+} from '@zkrecipes/framework/recipe-support';
 import { compareChildData, type ChildData } from './child-data.js';
 import { ChildrenTracker } from './children-tracker.js';
 import type {

@@ -1,13 +1,8 @@
 import { merge, Subject, type Observable } from 'rxjs';
 import {
-  booleanOption,
-  checkClient,
-  checkListener,
-  checkOptionsObject,
   ClosedError,
   ConnectionState,
   describeValue,
-  EventDispatcher,
   type FrameworkClient,
   IllegalStateError,
   InvalidArgumentError,
@@ -18,6 +13,13 @@ import {
   validatePath,
   type WatchedEvent,
 } from '@zkrecipes/framework';
+import {
+  booleanOption,
+  checkClient,
+  checkListener,
+  checkOptionsObject,
+  EventDispatcher,
+} from '@zkrecipes/framework/recipe-support';
 
 /** Options of {@link PersistentWatcher}. */
 export interface PersistentWatcherOptions {

@@ -174,23 +174,7 @@ export type {
 export { registerCloseOnExit } from './lifecycle/close-on-exit.js';
 export type { Closable, CloseOnExitOptions } from './lifecycle/close-on-exit.js';
 
-// Support for recipe packages: lifecycle state, waiting on a watch, isolated event delivery,
-// option checks
+// Recipes' shared lifecycle and error types (the types of every recipe's `state` and `errors`).
+// The helpers recipe packages are built from are in '@zkrecipes/framework/recipe-support'.
 export { RecipeState } from './recipe-support/recipe-state.js';
-export { EventDispatcher } from './recipe-support/event-dispatcher.js';
-export { RearmableWatch, type WatchAttempt } from './recipe-support/rearmable-watch.js';
 export type { RecipeError } from './recipe-support/event-dispatcher.js';
-export { deadlineOf, TIMED_OUT, Wake, waitForWake } from './recipe-support/wake.js';
-export { Deadline, type DeadlineOptions } from './recipe-support/deadline.js';
-export { CallLimits, requestSignal, watchSignal } from './recipe-support/call-limits.js';
-export { deleteOwnNode, type DeleteOwnNodeOptions } from './recipe-support/delete-own-node.js';
-export { NOT_CONNECTED, whileConnected } from './recipe-support/while-connected.js';
-export type { WaitForWakeOptions } from './recipe-support/wake.js';
-export {
-  booleanOption,
-  checkEventListener,
-  checkListener,
-  checkClient,
-  checkOptionsObject,
-  positiveIntegerOption,
-} from './recipe-support/option-checks.js';

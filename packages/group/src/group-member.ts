@@ -1,17 +1,19 @@
 import { BehaviorSubject, merge, type Observable } from 'rxjs';
 import {
-  checkClient,
-  checkEventListener,
-  checkOptionsObject,
   CreateMode,
   describeValue,
-  EventDispatcher,
   type FrameworkClient,
   IllegalStateError,
   InvalidArgumentError,
-  positiveIntegerOption,
   validatePath,
 } from '@zkrecipes/framework';
+import {
+  checkClient,
+  checkEventListener,
+  checkOptionsObject,
+  EventDispatcher,
+  positiveIntegerOption,
+} from '@zkrecipes/framework/recipe-support';
 import { DEFAULT_CACHE_CONCURRENCY, RecipeState, type RecipeError } from '@zkrecipes/caches';
 import { GroupView } from './group-view.js';
 import { PersistentNode, type WaitForInitialCreateOptions } from './persistent-node.js';

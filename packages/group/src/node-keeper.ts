@@ -1,17 +1,19 @@
 import {
-  deleteOwnNode,
   isBadVersion,
   isNoNode,
   isNodeExists,
   isRetryable,
   op,
-  RearmableWatch,
   type CreateMode,
   type FrameworkClient,
   type Stat,
-  type WatchAttempt,
   type WatchedEvent,
 } from '@zkrecipes/framework';
+import {
+  deleteOwnNode,
+  RearmableWatch,
+  type WatchAttempt,
+} from '@zkrecipes/framework/recipe-support';
 import type { NodeKeeperOptions } from './node-keeper-options.js';
 
 type StepOutcome = 'done' | 'again';

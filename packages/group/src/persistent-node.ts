@@ -1,16 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Subject, type Observable } from 'rxjs';
 import {
-  booleanOption,
-  checkClient,
-  checkEventListener,
-  checkOptionsObject,
   ClosedError,
   ConnectionState,
   CreateMode,
-  deleteOwnNode,
   describeValue,
-  EventDispatcher,
   type FrameworkClient,
   IllegalStateError,
   InvalidArgumentError,
@@ -21,6 +15,14 @@ import {
   validatePath,
   validateTimeoutMs,
 } from '@zkrecipes/framework';
+import {
+  booleanOption,
+  checkClient,
+  checkEventListener,
+  checkOptionsObject,
+  deleteOwnNode,
+  EventDispatcher,
+} from '@zkrecipes/framework/recipe-support';
 import { RecipeState, type RecipeError } from '@zkrecipes/caches';
 import { NodeKeeper } from './node-keeper.js';
 

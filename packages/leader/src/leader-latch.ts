@@ -1,9 +1,7 @@
 import type { Observable } from 'rxjs';
 import {
-  checkClient,
   ClosedError,
   ConnectionState,
-  deleteOwnNode,
   type FrameworkClient,
   IllegalStateError,
   isClosed,
@@ -16,6 +14,7 @@ import {
   validatePath,
   validateTimeoutMs,
 } from '@zkrecipes/framework';
+import { checkClient, deleteOwnNode } from '@zkrecipes/framework/recipe-support';
 import { sortParticipants } from '@zkrecipes/locks';
 import {
   checkConcurrency,

@@ -1,7 +1,6 @@
 import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import type { Observable } from 'rxjs';
 import {
-  checkClient,
   ClosedError,
   ConnectionLossError,
   ConnectionState,
@@ -13,6 +12,7 @@ import {
   SessionExpiredError,
   validatePath,
 } from '@zkrecipes/framework';
+import { checkClient } from '@zkrecipes/framework/recipe-support';
 import { InterProcessMutex, runInFlow } from '@zkrecipes/locks';
 import {
   checkConcurrency,

@@ -3,13 +3,8 @@
 // Everything armed here is disarmed before it settles, so a process that waits often keeps
 // nothing behind.
 import { Subscription, type Observable } from 'rxjs';
-import {
-  ClosedError,
-  deadlineOf,
-  TIMED_OUT,
-  waitForWake,
-  type FrameworkClient,
-} from '@zkrecipes/framework';
+import { ClosedError, type FrameworkClient } from '@zkrecipes/framework';
+import { deadlineOf, TIMED_OUT, waitForWake } from '@zkrecipes/framework/recipe-support';
 
 /** What {@link waitForLeadership} takes. */
 export interface WaitForLeadershipOptions {

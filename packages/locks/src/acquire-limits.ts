@@ -7,7 +7,7 @@
 // connection's signal; its first read is raced against it): on a connection that is up they
 // take a round trip, and a loss answers false, the same answer as any acquire whose time ran
 // out.
-import { Deadline } from '@zkrecipes/framework';
+import { Deadline } from '@zkrecipes/framework/recipe-support';
 import type { ConnectionWatch } from './connection-watch.js';
 
 /** One acquire's deadline, and the signal its requests get. */

@@ -1,10 +1,5 @@
-import {
-  checkClient,
-  Deadline,
-  describeValue,
-  InvalidArgumentError,
-  type FrameworkClient,
-} from '@zkrecipes/framework';
+import { describeValue, InvalidArgumentError, type FrameworkClient } from '@zkrecipes/framework';
+import { checkClient, Deadline } from '@zkrecipes/framework/recipe-support';
 import { checkAcquireArguments } from './check-arguments.js';
 import type { AcquireOptions, InterProcessLock } from './interprocess-lock.js';
 import { InterProcessMutex } from './interprocess-mutex.js';

@@ -1,4 +1,5 @@
-import { checkClient, type FrameworkClient } from '@zkrecipes/framework';
+import { type FrameworkClient } from '@zkrecipes/framework';
+import { checkClient } from '@zkrecipes/framework/recipe-support';
 import { checkFlag, checkNodeData, checkOptionsObject } from './check-arguments.js';
 import type { FlowScope } from './flow-scope.js';
 import { IllegalMonitorStateError } from './illegal-monitor-state-error.js';

@@ -1,4 +1,5 @@
-import { checkClient, type FrameworkClient } from '@zkrecipes/framework';
+import { type FrameworkClient } from '@zkrecipes/framework';
+import { checkClient } from '@zkrecipes/framework/recipe-support';
 import { checkAcquireArguments } from './check-arguments.js';
 import { IllegalMonitorStateError } from './illegal-monitor-state-error.js';
 import type { AcquireOptions, InterProcessLock } from './interprocess-lock.js';

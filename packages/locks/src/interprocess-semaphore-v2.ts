@@ -1,5 +1,4 @@
 import {
-  checkClient,
   describeValue,
   type FrameworkClient,
   InvalidArgumentError,
@@ -9,6 +8,7 @@ import {
   NoNodeError,
   validatePath,
 } from '@zkrecipes/framework';
+import { checkClient } from '@zkrecipes/framework/recipe-support';
 import { AcquireLimits } from './acquire-limits.js';
 import { checkAcquireArguments, checkNodeData, checkOptionsObject } from './check-arguments.js';
 import { ConnectionWatch, HoldValidity } from './connection-watch.js';

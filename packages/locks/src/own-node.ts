@@ -1,12 +1,7 @@
 // Letting go of our node (a lock node, a lease) without ever waiting out an outage: on release,
 // and in the cleanup after an acquire that timed out, was aborted or failed.
-import {
-  deleteOwnNode,
-  isClosed,
-  isRetryable,
-  type FrameworkClient,
-  type Logger,
-} from '@zkrecipes/framework';
+import { isClosed, isRetryable, type FrameworkClient, type Logger } from '@zkrecipes/framework';
+import { deleteOwnNode } from '@zkrecipes/framework/recipe-support';
 import { ConnectionWatch } from './connection-watch.js';
 import { untilAborted, waitForWake } from './wait-for-wake.js';
 

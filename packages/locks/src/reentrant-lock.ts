@@ -1,13 +1,13 @@
 // Reentrancy and hold bookkeeping shared by InterProcessMutex and the two halves of
 // InterProcessReadWriteLock (Curator's InterProcessMutex, whose subclasses they are there).
 import {
-  checkClient,
   describeValue,
   type FrameworkClient,
   InvalidArgumentError,
   type Logger,
   validatePath,
 } from '@zkrecipes/framework';
+import { checkClient } from '@zkrecipes/framework/recipe-support';
 import { AcquireLimits } from './acquire-limits.js';
 import { checkAcquireArguments } from './check-arguments.js';
 import { HoldValidity } from './connection-watch.js';

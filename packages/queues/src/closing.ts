@@ -3,7 +3,7 @@
 // this is on the hot path: a wait registers a callback in a set rather than a listener on an
 // AbortSignal (EventTarget listeners cost microseconds each in Node), and nothing is made at
 // all for a call without a timeout or a signal beyond that one entry.
-import type { CallLimits } from '@zkrecipes/framework';
+import type { CallLimits } from '@zkrecipes/framework/recipe-support';
 
 export class Closing {
   readonly #controller = new AbortController();

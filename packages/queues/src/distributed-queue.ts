@@ -1,8 +1,5 @@
 import type { Observable, Subscription } from 'rxjs';
 import {
-  CallLimits,
-  checkClient,
-  checkEventListener,
   ClosedError,
   type FrameworkClient,
   IllegalStateError,
@@ -11,14 +8,20 @@ import {
   joinPath,
   type Logger,
   type RecipeState,
+} from '@zkrecipes/framework';
+import {
+  CallLimits,
+  checkClient,
+  checkEventListener,
   requestSignal,
   TIMED_OUT,
   waitForWake,
-} from '@zkrecipes/framework';
+} from '@zkrecipes/framework/recipe-support';
 import { Closing } from './closing.js';
 import { resolveQueueOptions, type DistributedQueueOptions } from './distributed-queue-options.js';
 import { ensureAndList, ensureNode } from './ensure-queue-path.js';
 import { encodeEnvelope, envelopeSize } from './item-envelope.js';
+import type { ItemOrder } from './item-order.js';
 import { LockSafety } from './lock-safety.js';
 import { assertQueuePathOwned } from './path-ownership.js';
 import { PutLimiter } from './put-limiter.js';
@@ -40,6 +43,19 @@ export type QueueState = RecipeState;
 
 /** Options of put and putMulti. */
 export type PutOptions = WaitOptions;
+
+/**
+ * How a priority, delay or id queue differs from the FIFO: its order and its name in logs.
+ * Internal: those queues wrap a DistributedQueue made with one (as Curator's do).
+ */
+export interface QueueVariant {
+  readonly recipe: string;
+  readonly order: ItemOrder;
+  readonly minItemsBeforeRefresh?: number | undefined;
+}
+
+/** The put of the wrapping queues, with the node's name before its sequence (internal). */
+export const PUT_NAMED: unique symbol = Symbol('putNamed');
 
 /**
  * A FIFO queue on ZooKeeper (Curator's `DistributedQueue`), with Curator's node layout and bytes:
@@ -85,8 +101,11 @@ export class DistributedQueue<T = Buffer> {
     client: FrameworkClient,
     queuePath: string,
     options: DistributedQueueOptions<T> = {},
+    /** Internal: set by DistributedPriorityQueue, DistributedDelayQueue, DistributedIdQueue. */
+    variant?: QueueVariant,
   ) {
-    checkClient('DistributedQueue', client);
+    const recipe = variant?.recipe ?? 'DistributedQueue';
+    checkClient(recipe, client);
     const {
       lockPath,
       serializer,
@@ -106,17 +125,19 @@ export class DistributedQueue<T = Buffer> {
     this.#consumer = consumer;
     this.#concurrency = concurrency;
     this.#closeTimeoutMs = closeTimeoutMs;
-    this.#logger = client.logger.child({ component: 'DistributedQueue', path: queuePath });
+    this.#logger = client.logger.child({ component: recipe, path: queuePath });
     this.#events = new QueueEvents(this.#logger);
     this.#limiter = new PutLimiter(client, queuePath, maxItems, hardMaxItems);
     this.#safety =
       lockPath === undefined
         ? undefined
-        : new LockSafety(client, queuePath, lockPath, this.#logger);
+        : new LockSafety(client, queuePath, lockPath, this.#logger, variant?.order.requeuePrefix);
     this.#taker = new QueueTaker({
       client,
       queuePath,
       prefix: DISTRIBUTED_QUEUE_PREFIX,
+      order: variant?.order,
+      minItemsBeforeRefresh: variant?.minItemsBeforeRefresh,
       safety: this.#safety,
       prefetch,
       logger: this.#logger,
@@ -217,6 +238,20 @@ export class DistributedQueue<T = Buffer> {
    * and count as one node against the bounds. The whole envelope must fit in one node.
    */
   putMulti(items: readonly T[], options: PutOptions = {}): Promise<string> {
+    return this[PUT_NAMED](DISTRIBUTED_QUEUE_PREFIX, items, true, options);
+  }
+
+  /**
+   * Internal: put or putMulti (`multi`) as a node named `name` plus the server's sequence (the
+   * priority, delay and id queues' names).
+   */
+  [PUT_NAMED](
+    name: string,
+    items: readonly T[],
+    multi: boolean,
+    options: PutOptions,
+  ): Promise<string> {
+    if (!multi) return this.#put(items, undefined, options, name);
     if (!Array.isArray(items) || items.length === 0) {
       return Promise.reject(
         new InvalidArgumentError(
@@ -227,7 +262,7 @@ export class DistributedQueue<T = Buffer> {
         ),
       );
     }
-    return this.#put(items, items.length, options);
+    return this.#put(items, items.length, options, name);
   }
 
   /**
@@ -305,7 +340,12 @@ export class DistributedQueue<T = Buffer> {
     this.#events.close();
   }
 
-  async #put(items: readonly T[], multi: number | undefined, options: PutOptions): Promise<string> {
+  async #put(
+    items: readonly T[],
+    multi: number | undefined,
+    options: PutOptions,
+    name = DISTRIBUTED_QUEUE_PREFIX,
+  ): Promise<string> {
     if (this.#state !== 'STARTED') {
       throw new IllegalStateError(`put while ${this.#state}: start() the queue first`, {
         path: this.#path,
@@ -331,7 +371,7 @@ export class DistributedQueue<T = Buffer> {
         const signal = requestSignal(this.#client, limits?.signal, closing.signal);
         await this.#limiter.reserve({ limits, signal });
       }
-      const creating = this.#client.create(joinPath(this.#path, DISTRIBUTED_QUEUE_PREFIX), {
+      const creating = this.#client.create(joinPath(this.#path, name), {
         data: encodeEnvelope(serialized),
         mode: 'PERSISTENT_SEQUENTIAL',
         createParents: true,

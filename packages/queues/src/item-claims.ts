@@ -9,7 +9,8 @@
 // AbortSignal.any in the framework, and on a live connection the request is on the wire at
 // once. Should that connection drop before the answer, the framework's retry goes out when it
 // is back, even after close; an item it then wins has no taker left and is logged as lost.
-import { type CallLimits, ClosedError, type FrameworkClient } from '@zkrecipes/framework';
+import { ClosedError, type FrameworkClient } from '@zkrecipes/framework';
+import { type CallLimits } from '@zkrecipes/framework/recipe-support';
 import { Closing } from './closing.js';
 import { whileConnected } from './while-connected.js';
 

@@ -8,14 +8,14 @@
 // Counting is cheap: the count from the last listing plus our own puts since, so the queue is
 // listed only when that estimate reaches a bound. Other producers' puts are not seen until then,
 // so like Curator's the bound is approximate; consumers' deletes only make it stricter.
+import { type FrameworkClient } from '@zkrecipes/framework';
 import {
   type CallLimits,
-  type FrameworkClient,
   TIMED_OUT,
   waitForWake,
   Wake,
   watchSignal,
-} from '@zkrecipes/framework';
+} from '@zkrecipes/framework/recipe-support';
 import { QueueFullError } from './queue-full-error.js';
 
 /** The default ceiling on a queue's nodes (see put-limiter.ts). */

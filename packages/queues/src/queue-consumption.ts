@@ -3,13 +3,13 @@
 // processWithLockSafety), and stopping at close().
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  CallLimits,
   ClosedError,
   type FrameworkClient,
   isClosed,
   joinPath,
   type Logger,
 } from '@zkrecipes/framework';
+import { CallLimits } from '@zkrecipes/framework/recipe-support';
 import { Closing } from './closing.js';
 import { ErrorMode } from './error-mode.js';
 import { decodeEnvelope } from './item-envelope.js';

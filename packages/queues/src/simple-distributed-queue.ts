@@ -1,14 +1,12 @@
 import {
-  CallLimits,
-  checkClient,
   ClosedError,
   type FrameworkClient,
   InvalidArgumentError,
   joinPath,
-  requestSignal,
   type SignalOptions,
   validatePath,
 } from '@zkrecipes/framework';
+import { CallLimits, checkClient, requestSignal } from '@zkrecipes/framework/recipe-support';
 import { Closing } from './closing.js';
 import { ensureAndList } from './ensure-queue-path.js';
 import { NoSuchElementError } from './no-such-element-error.js';

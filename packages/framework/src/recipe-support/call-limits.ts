@@ -125,6 +125,7 @@ export class CallLimits implements Disposable {
     this.deadline.throwIfAborted();
   }
 
+  /** Ends the call's deadline: stops its timer and its listeners. */
   [Symbol.dispose](): void {
     this.deadline.dispose();
     this.#connection?.unsubscribe();

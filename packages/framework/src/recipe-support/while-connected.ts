@@ -10,7 +10,9 @@ export const NOT_CONNECTED = new Error('not connected: the request is left to th
  * being connected. `dispose()` stops following the connection.
  */
 export function whileConnected(client: FrameworkClient): {
+  /** Aborted (with {@link NOT_CONNECTED}) once the client is not connected. */
   readonly signal: AbortSignal;
+  /** Stops following the connection. */
   dispose(): void;
 } {
   const controller = new AbortController();

@@ -1,0 +1,40 @@
+/**
+ * `@zkrecipes/framework/recipe-support`: the building blocks the recipe packages share, for
+ * anyone writing a recipe of their own on top of the framework: lifecycle state, waiting on a
+ * one-shot watch with a deadline, re-arming a watch, isolated event delivery to listeners and
+ * subscribers, cleanup of a recipe's own node, and the option checks every recipe runs before
+ * it sends anything. An application that only uses the recipes does not need this entry point;
+ * everything it needs is in `@zkrecipes/framework`.
+ *
+ * @module recipe-support
+ */
+
+// Lifecycle and events (RecipeState and RecipeError are also in the main entry point: they are
+// the types of every recipe's `state` and `errors`)
+export { RecipeState } from './recipe-state.js';
+export { EventDispatcher } from './event-dispatcher.js';
+export type { RecipeError } from './event-dispatcher.js';
+
+// Waiting: a watch, a deadline, a call's limits, the connection
+export { deadlineOf, TIMED_OUT, Wake, waitForWake } from './wake.js';
+export type { WaitForWakeOptions } from './wake.js';
+export { RearmableWatch } from './rearmable-watch.js';
+export type { WatchAttempt } from './rearmable-watch.js';
+export { Deadline } from './deadline.js';
+export type { DeadlineOptions } from './deadline.js';
+export { CallLimits, requestSignal, watchSignal } from './call-limits.js';
+export { NOT_CONNECTED, whileConnected } from './while-connected.js';
+
+// Cleanup
+export { deleteOwnNode } from './delete-own-node.js';
+export type { DeleteOwnNodeOptions } from './delete-own-node.js';
+
+// Option checks
+export {
+  booleanOption,
+  checkClient,
+  checkEventListener,
+  checkListener,
+  checkOptionsObject,
+  positiveIntegerOption,
+} from './option-checks.js';
