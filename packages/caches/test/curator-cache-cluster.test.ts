@@ -1,13 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { filter, firstValueFrom } from 'rxjs';
-import {
-  ConnectionState,
-  isNoNode,
-  isNodeExists,
-  isNotEmpty,
-  type FrameworkClient,
-} from '@zkrecipes/framework';
+import { ConnectionState, isNoNode, isNodeExists, isNotEmpty } from '@zkrecipes/framework';
 import { TestingCluster, uniquePath, waitFor } from '@zkrecipes/testing';
 import { CuratorCache } from '../src/index.js';
 import { cacheTree, CacheLog, serverTree, waitForServerTree } from './curator-cache-helpers.js';
