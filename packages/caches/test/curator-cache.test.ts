@@ -178,7 +178,7 @@ describe('CuratorCache', () => {
     assert.equal(cache.size, 0);
   });
 
-  it('a missing root: INITIALIZED with an empty view, then the subtree as it is built and torn down', async () => {
+  it('a missing root: INITIALIZED with an empty view, then the subtree as it is built, torn down and built again', async () => {
     const root = uniquePath('cc-missing');
     await using cache = new CuratorCache(client, root);
     const log = new CacheLog(cache);
@@ -198,6 +198,10 @@ describe('CuratorCache', () => {
       `NODE_DELETED ${root}/a/b`,
     ]);
     assert.equal(cache.size, 0);
+    // Deleted (or reaped as an empty container) and made again: followed, as CURATOR-388 asks.
+    await client.create(`${root}/again`, { createParents: true, data: Buffer.from('2') });
+    await log.waitForLine(`NODE_CREATED ${root}/again=2`);
+    assert.deepEqual(cacheTree(cache), await serverTree(client, root));
   });
 
   it('a pathFilter keeps the handlers to the paths it accepts', async () => {
