@@ -16,12 +16,38 @@ export type CuratorCacheEventType =
 
 /** A change of one cached node, with the node before and after it as Curator gives them. */
 export type CuratorCacheNodeEvent =
-  | { readonly type: 'NODE_CREATED'; readonly oldData: undefined; readonly data: ChildData }
-  | { readonly type: 'NODE_CHANGED'; readonly oldData: ChildData; readonly data: ChildData }
-  | { readonly type: 'NODE_DELETED'; readonly oldData: ChildData; readonly data: undefined };
+  | {
+      /** A node entered the cache. */
+      readonly type: 'NODE_CREATED';
+      /** Always undefined: there was no node before. */
+      readonly oldData: undefined;
+      /** The node as just read. */
+      readonly data: ChildData;
+    }
+  | {
+      /** A cached node's data was set (a new version, even with equal bytes). */
+      readonly type: 'NODE_CHANGED';
+      /** The node as the cache held it before (without bytes when data is not cached). */
+      readonly oldData: ChildData;
+      /** The node as just read. */
+      readonly data: ChildData;
+    }
+  | {
+      /** A node left the cache. */
+      readonly type: 'NODE_DELETED';
+      /** The node as the cache last held it. */
+      readonly oldData: ChildData;
+      /** Always undefined: the node is gone. */
+      readonly data: undefined;
+    };
 
 /** Everything a {@link CuratorCache} reports, in the order it applied it. */
-export type CuratorCacheEvent = CuratorCacheNodeEvent | { readonly type: 'INITIALIZED' };
+export type CuratorCacheEvent =
+  | CuratorCacheNodeEvent
+  | {
+      /** The first complete read of the tree is done; once per cache. */
+      readonly type: 'INITIALIZED';
+    };
 
 /**
  * A Curator-style listener (`CuratorCacheListener`): one function for every event. Build a
