@@ -1,4 +1,4 @@
-import { Subject, type Observable } from 'rxjs';
+import { Subject } from 'rxjs';
 import {
   ClosedError,
   ConnectionState,
@@ -10,6 +10,7 @@ import {
   type RecipeError,
   RecipeState,
   validatePath,
+  type IterableObservable,
 } from '@zkrecipes/framework';
 import {
   booleanOption,
@@ -113,12 +114,12 @@ export class PathChildrenCache {
   }
 
   /** Every event, in order, delivered asynchronously (after the cache has applied it). */
-  get events(): Observable<PathChildrenCacheEvent> {
+  get events(): IterableObservable<PathChildrenCacheEvent> {
     return this.#dispatcher.events;
   }
 
   /** Background failures: a listener that threw, a read that failed after the retry policy. */
-  get errors(): Observable<RecipeError> {
+  get errors(): IterableObservable<RecipeError> {
     return this.#dispatcher.errors;
   }
 

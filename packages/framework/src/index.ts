@@ -28,6 +28,10 @@ export { aclProviderFrom, defaultAclProvider } from './client/acl-provider.js';
 export type { AclProvider, UnhandledError, WatchBudget } from './client/client-context.js';
 export type { StateChangedListener } from './client/subscribe-state-listener.js';
 
+// Streams: every stream is an rxjs Observable that `for await` can also read
+export { iterableObservable } from './streams/iterable-observable.js';
+export type { IterableObservable } from './streams/iterable-observable.js';
+
 // Connection states
 export {
   ConnectionState,

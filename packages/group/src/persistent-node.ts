@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Subject, type Observable } from 'rxjs';
+import { Subject } from 'rxjs';
 import {
   ClosedError,
   ConnectionState,
@@ -14,6 +14,7 @@ import {
   validateData,
   validatePath,
   validateTimeoutMs,
+  type IterableObservable,
 } from '@zkrecipes/framework';
 import {
   booleanOption,
@@ -146,13 +147,28 @@ export class PersistentNode {
     return Buffer.from(this.#keeper.data);
   }
 
-  /** Each (re)creation of the node, with its path. */
-  get nodeCreated(): Observable<string> {
+  /** Curator's `getData()`: {@link data}. */
+  getData(): Buffer {
+    return this.data;
+  }
+
+  /** Curator's `getActualPath()`: {@link actualPath} (undefined where Curator gives null). */
+  getActualPath(): string | undefined {
+    return this.actualPath;
+  }
+
+  /** The path of each (re)creation of the node (listeners: `on('nodeCreated')`). */
+  get createdPaths(): IterableObservable<string> {
+    return this.#dispatcher.events;
+  }
+
+  /** @deprecated The same stream as {@link createdPaths}, under its first name. */
+  get nodeCreated(): IterableObservable<string> {
     return this.#dispatcher.events;
   }
 
   /** Background failures: creates or writes that failed (they are retried), throwing listeners. */
-  get errors(): Observable<RecipeError> {
+  get errors(): IterableObservable<RecipeError> {
     return this.#dispatcher.errors;
   }
 

@@ -1,4 +1,4 @@
-import type { Observable, Subscription } from 'rxjs';
+import type { Subscription } from 'rxjs';
 import {
   ClosedError,
   type FrameworkClient,
@@ -8,6 +8,7 @@ import {
   joinPath,
   type Logger,
   type RecipeState,
+  type IterableObservable,
 } from '@zkrecipes/framework';
 import {
   CallLimits,
@@ -155,9 +156,19 @@ export class DistributedQueue<T = Buffer> {
     return this.#taker.lastCount;
   }
 
+  /** Curator's `getLastMessageCount()`: {@link lastMessageCount}. */
+  getLastMessageCount(): number {
+    return this.#taker.lastCount;
+  }
+
   /** What happens to items, as a stream (puts, consumed, errors, lost locks, corrupt nodes). */
-  get events$(): Observable<QueueEvent> {
-    return this.#events.events$;
+  get events(): IterableObservable<QueueEvent> {
+    return this.#events.events;
+  }
+
+  /** @deprecated The same stream as {@link events}, under its first name. */
+  get events$(): IterableObservable<QueueEvent> {
+    return this.#events.events;
   }
 
   /** Curator-style listener of the same events; returns the function that removes it. */
