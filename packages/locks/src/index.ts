@@ -2,7 +2,7 @@
 export { InterProcessMutex } from './interprocess-mutex.js';
 export type { InterProcessMutexOptions } from './interprocess-mutex.js';
 export { ReentrantLock } from './reentrant-lock.js';
-export type { LockHold } from './reentrant-lock.js';
+export type { LockHold, LockHoldJson, MutexHold } from './lock-hold.js';
 export { InterProcessReadWriteLock, ReadLock, WriteLock } from './interprocess-read-write-lock.js';
 export type {
   InterProcessReadWriteLockOptions,

@@ -34,9 +34,8 @@ export interface InterProcessMutexOptions {
  *
  * @example
  * const mutex = new InterProcessMutex(client, '/app/locks/orders');
- * if (await mutex.acquire(0)) { // a non-blocking check: one read when it is taken
- *   try { await work(mutex.hold!.fencingToken); } finally { await mutex.release(); }
- * }
+ * await using hold = await mutex.acquireHold(0); // a non-blocking check: one read when taken
+ * if (hold !== undefined) await work(hold.fencingToken); // released at the end of the scope
  */
 export class InterProcessMutex extends ReentrantLock {
   constructor(client: FrameworkClient, path: string, options: InterProcessMutexOptions = {}) {
