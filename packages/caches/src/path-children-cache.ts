@@ -16,7 +16,7 @@ import {
   booleanOption,
   checkClient,
   checkEventListener,
-  checkOptionsObject,
+  checkRecipeOptions,
   EventDispatcher,
   positiveIntegerOption,
 } from '@zkrecipes/framework/recipe-support';
@@ -77,7 +77,7 @@ export class PathChildrenCache {
   constructor(client: FrameworkClient, path: string, options: PathChildrenCacheOptions = {}) {
     checkClient('PathChildrenCache', client);
     validatePath(path);
-    checkOptionsObject(options);
+    checkRecipeOptions('PathChildrenCache', options, ['cacheData', 'watchData', 'concurrency']);
     const cacheData = booleanOption('cacheData', options.cacheData, true);
     const watchData = booleanOption('watchData', options.watchData, true);
     const concurrency = positiveIntegerOption(

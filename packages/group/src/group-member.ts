@@ -12,7 +12,7 @@ import {
 import {
   checkClient,
   checkEventListener,
-  checkOptionsObject,
+  checkRecipeOptions,
   EventDispatcher,
   positiveIntegerOption,
 } from '@zkrecipes/framework/recipe-support';
@@ -81,7 +81,7 @@ export class GroupMember {
         { path: groupPath },
       );
     }
-    checkOptionsObject(options);
+    checkRecipeOptions('GroupMember', options, ['concurrency']);
     const concurrency = positiveIntegerOption(
       'concurrency',
       options.concurrency,

@@ -21,6 +21,7 @@ import {
   checkClient,
   checkEventListener,
   checkOptionsObject,
+  checkRecipeOptions,
   deleteOwnNode,
   EventDispatcher,
 } from '@zkrecipes/framework/recipe-support';
@@ -93,7 +94,7 @@ export class PersistentNode {
       throw new InvalidArgumentError(`unknown create mode ${describeValue(mode)}`, { path });
     }
     checkData(data, path);
-    checkOptionsObject(options);
+    checkRecipeOptions('PersistentNode', options, ['protection', 'createParents']);
     const protection = booleanOption('protection', options.protection, false);
     const createParents = booleanOption('createParents', options.createParents, true);
     this.#client = client;

@@ -14,7 +14,11 @@ import {
   validateTimeoutMs,
   type IterableObservable,
 } from '@zkrecipes/framework';
-import { checkClient, deleteOwnNode } from '@zkrecipes/framework/recipe-support';
+import {
+  checkClient,
+  checkRecipeOptions,
+  deleteOwnNode,
+} from '@zkrecipes/framework/recipe-support';
 import { sortParticipants } from '@zkrecipes/locks';
 import {
   checkConcurrency,
@@ -100,6 +104,7 @@ export class LeaderLatch {
     checkClient('LeaderLatch', client);
     validatePath(path);
     checkOptionsObject(options);
+    checkRecipeOptions('LeaderLatch', options, ['id', 'notifyLeaderOnClose', 'concurrency']);
     this.#id = checkId(options.id);
     this.#notifyLeaderOnClose = checkFlag('notifyLeaderOnClose', options.notifyLeaderOnClose);
     this.#concurrency = checkConcurrency(options.concurrency, DEFAULT_PARTICIPANT_READ_CONCURRENCY);

@@ -13,7 +13,7 @@ import {
   validatePath,
   type IterableObservable,
 } from '@zkrecipes/framework';
-import { checkClient } from '@zkrecipes/framework/recipe-support';
+import { checkClient, checkRecipeOptions } from '@zkrecipes/framework/recipe-support';
 import { InterProcessMutex, runInFlow } from '@zkrecipes/locks';
 import {
   checkConcurrency,
@@ -125,6 +125,7 @@ export class LeaderSelector {
     checkClient('LeaderSelector', client);
     validatePath(path);
     checkOptionsObject(options);
+    checkRecipeOptions('LeaderSelector', options, ['id', 'autoRequeue', 'concurrency']);
     this.#takeLeadership = checkSelectorListener(listener);
     this.#id = checkId(options.id);
     this.#autoRequeue = checkFlag('autoRequeue', options.autoRequeue);

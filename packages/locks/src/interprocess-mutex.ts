@@ -1,4 +1,5 @@
 import type { FrameworkClient } from '@zkrecipes/framework';
+import { checkRecipeOptions } from '@zkrecipes/framework/recipe-support';
 import { checkFlag, checkNodeData, checkOptionsObject } from './check-arguments.js';
 import { MUTEX_DRIVER } from './lock-driver.js';
 import { LockName } from './lock-node-names.js';
@@ -40,6 +41,7 @@ export interface InterProcessMutexOptions {
 export class InterProcessMutex extends ReentrantLock {
   constructor(client: FrameworkClient, path: string, options: InterProcessMutexOptions = {}) {
     checkOptionsObject(options);
+    checkRecipeOptions('InterProcessMutex', options, ['lockData', 'pipelineRelease']);
     super(client, path, {
       driver: MUTEX_DRIVER,
       lockName: LockName.MUTEX,

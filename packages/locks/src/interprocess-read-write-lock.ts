@@ -1,5 +1,5 @@
 import { type FrameworkClient } from '@zkrecipes/framework';
-import { checkClient } from '@zkrecipes/framework/recipe-support';
+import { checkClient, checkRecipeOptions } from '@zkrecipes/framework/recipe-support';
 import { checkFlag, checkNodeData, checkOptionsObject } from './check-arguments.js';
 import type { FlowScope } from './flow-scope.js';
 import { IllegalMonitorStateError } from './illegal-monitor-state-error.js';
@@ -176,6 +176,7 @@ export class InterProcessReadWriteLock {
   ) {
     checkClient('InterProcessReadWriteLock', client);
     checkOptionsObject(options);
+    checkRecipeOptions('InterProcessReadWriteLock', options, ['lockData', 'pipelineRelease']);
     const half: ReadWriteLockHalfOptions = {
       data: checkNodeData('lockData', options.lockData),
       pipelineRelease: checkFlag('pipelineRelease', options.pipelineRelease),

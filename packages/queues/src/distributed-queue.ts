@@ -13,6 +13,7 @@ import {
 import {
   CallLimits,
   checkClient,
+  checkRecipeOptions,
   checkEventListener,
   requestSignal,
   TIMED_OUT,
@@ -90,6 +91,18 @@ export class DistributedQueue<T = Buffer> {
     options: DistributedQueueOptions<T> = {},
   ) {
     checkClient('DistributedQueue', client);
+    checkRecipeOptions('DistributedQueue', options, [
+      'serializer',
+      'consumer',
+      'lockPath',
+      'errorMode',
+      'maxItems',
+      'hardMaxItems',
+      'concurrency',
+      'prefetch',
+      'closeTimeoutMs',
+      'deadLetterPath',
+    ]);
     const {
       lockPath,
       serializer,

@@ -40,5 +40,6 @@ export {
   checkEventListener,
   checkListener,
   checkOptionsObject,
+  checkRecipeOptions,
   positiveIntegerOption,
 } from './option-checks.js';
