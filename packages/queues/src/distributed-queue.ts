@@ -23,6 +23,7 @@ import { Closing } from './closing.js';
 import { resolveQueueOptions, type DistributedQueueOptions } from './distributed-queue-options.js';
 import { ensureAndList, ensureNode } from './ensure-queue-path.js';
 import { encodeEnvelope, envelopeSize } from './item-envelope.js';
+import type { ItemOrder } from './item-order.js';
 import { LockSafety } from './lock-safety.js';
 import { assertQueuePathOwned } from './path-ownership.js';
 import { PutLimiter } from './put-limiter.js';
@@ -44,6 +45,19 @@ export type QueueState = RecipeState;
 
 /** Options of put and putMulti. */
 export type PutOptions = WaitOptions;
+
+/**
+ * How a priority, delay or id queue differs from the FIFO: its order and its name in logs.
+ * Internal: those queues wrap a DistributedQueue made with one (as Curator's do).
+ */
+export interface QueueVariant {
+  readonly recipe: string;
+  readonly order: ItemOrder;
+  readonly minItemsBeforeRefresh?: number | undefined;
+}
+
+/** The put of the wrapping queues, with the node's name before its sequence (internal). */
+export const PUT_NAMED: unique symbol = Symbol('putNamed');
 
 /**
  * A FIFO queue on ZooKeeper (Curator's `DistributedQueue`), with Curator's node layout and bytes:
@@ -89,9 +103,12 @@ export class DistributedQueue<T = Buffer> {
     client: FrameworkClient,
     queuePath: string,
     options: DistributedQueueOptions<T> = {},
+    /** Internal: set by DistributedPriorityQueue, DistributedDelayQueue, DistributedIdQueue. */
+    variant?: QueueVariant,
   ) {
-    checkClient('DistributedQueue', client);
-    checkRecipeOptions('DistributedQueue', options, [
+    const recipe = variant?.recipe ?? 'DistributedQueue';
+    checkClient(recipe, client);
+    checkRecipeOptions(recipe, options, [
       'serializer',
       'consumer',
       'lockPath',
@@ -102,6 +119,8 @@ export class DistributedQueue<T = Buffer> {
       'prefetch',
       'closeTimeoutMs',
       'deadLetterPath',
+      // DistributedPriorityQueue's own
+      ...(recipe === 'DistributedPriorityQueue' ? ['minItemsBeforeRefresh'] : []),
     ]);
     const {
       lockPath,
@@ -122,17 +141,19 @@ export class DistributedQueue<T = Buffer> {
     this.#consumer = consumer;
     this.#concurrency = concurrency;
     this.#closeTimeoutMs = closeTimeoutMs;
-    this.#logger = client.logger.child({ component: 'DistributedQueue', path: queuePath });
+    this.#logger = client.logger.child({ component: recipe, path: queuePath });
     this.#events = new QueueEvents(this.#logger);
     this.#limiter = new PutLimiter(client, queuePath, maxItems, hardMaxItems);
     this.#safety =
       lockPath === undefined
         ? undefined
-        : new LockSafety(client, queuePath, lockPath, this.#logger);
+        : new LockSafety(client, queuePath, lockPath, this.#logger, variant?.order.requeuePrefix);
     this.#taker = new QueueTaker({
       client,
       queuePath,
       prefix: DISTRIBUTED_QUEUE_PREFIX,
+      order: variant?.order,
+      minItemsBeforeRefresh: variant?.minItemsBeforeRefresh,
       safety: this.#safety,
       prefetch,
       logger: this.#logger,
@@ -243,6 +264,20 @@ export class DistributedQueue<T = Buffer> {
    * and count as one node against the bounds. The whole envelope must fit in one node.
    */
   putMulti(items: readonly T[], options: PutOptions = {}): Promise<string> {
+    return this[PUT_NAMED](DISTRIBUTED_QUEUE_PREFIX, items, true, options);
+  }
+
+  /**
+   * Internal: put or putMulti (`multi`) as a node named `name` plus the server's sequence (the
+   * priority, delay and id queues' names).
+   */
+  [PUT_NAMED](
+    name: string,
+    items: readonly T[],
+    multi: boolean,
+    options: PutOptions,
+  ): Promise<string> {
+    if (!multi) return this.#put(items, undefined, options, name);
     if (!Array.isArray(items) || items.length === 0) {
       return Promise.reject(
         new InvalidArgumentError(
@@ -253,7 +288,7 @@ export class DistributedQueue<T = Buffer> {
         ),
       );
     }
-    return this.#put(items, items.length, options);
+    return this.#put(items, items.length, options, name);
   }
 
   /**
@@ -331,7 +366,12 @@ export class DistributedQueue<T = Buffer> {
     this.#events.close();
   }
 
-  async #put(items: readonly T[], multi: number | undefined, options: PutOptions): Promise<string> {
+  async #put(
+    items: readonly T[],
+    multi: number | undefined,
+    options: PutOptions,
+    name = DISTRIBUTED_QUEUE_PREFIX,
+  ): Promise<string> {
     if (this.#state !== 'STARTED') {
       throw new IllegalStateError(`put while ${this.#state}: start() the queue first`, {
         path: this.#path,
@@ -357,7 +397,7 @@ export class DistributedQueue<T = Buffer> {
         const signal = requestSignal(this.#client, limits?.signal, closing.signal);
         await this.#limiter.reserve({ limits, signal });
       }
-      const creating = this.#client.create(joinPath(this.#path, DISTRIBUTED_QUEUE_PREFIX), {
+      const creating = this.#client.create(joinPath(this.#path, name), {
         data: encodeEnvelope(serialized),
         mode: 'PERSISTENT_SEQUENTIAL',
         createParents: true,

@@ -2,6 +2,12 @@
 export { DistributedQueue } from './distributed-queue.js';
 export type { PutOptions, QueueState } from './distributed-queue.js';
 export type { DistributedQueueOptions } from './distributed-queue-options.js';
+export { DistributedPriorityQueue } from './distributed-priority-queue.js';
+export type { DistributedPriorityQueueOptions } from './distributed-priority-queue.js';
+export { DistributedDelayQueue } from './distributed-delay-queue.js';
+export type { DistributedDelayQueueOptions } from './distributed-delay-queue.js';
+export { DistributedIdQueue } from './distributed-id-queue.js';
+export type { DistributedIdQueueOptions } from './distributed-id-queue.js';
 export { SimpleDistributedQueue } from './simple-distributed-queue.js';
 export type { SimpleDistributedQueueOptions } from './simple-distributed-queue.js';
 export type { ConsumeContext, QueueConsumer } from './queue-consumption.js';

@@ -86,11 +86,24 @@ export class LockSafety {
   /** Locks and finishes under way: close() lets them end before it removes the presence node. */
   readonly #pending = new Set<Promise<unknown>>();
 
-  constructor(client: FrameworkClient, queuePath: string, lockPath: string, logger: Logger) {
+  readonly #requeuePrefix: (name: string) => string;
+
+  /**
+   * `requeuePrefix` names a requeued copy of an item (the server adds the sequence); by default
+   * `queue-`, DistributedQueue's.
+   */
+  constructor(
+    client: FrameworkClient,
+    queuePath: string,
+    lockPath: string,
+    logger: Logger,
+    requeuePrefix: (name: string) => string = () => DISTRIBUTED_QUEUE_PREFIX,
+  ) {
     this.#client = client;
     this.#queuePath = queuePath;
     this.#lockPath = lockPath;
     this.#logger = logger;
+    this.#requeuePrefix = requeuePrefix;
   }
 
   /** Tells current lease holders their locks may be lost; later leases get a fresh signal. */
@@ -195,7 +208,7 @@ export class LockSafety {
     if (end.kind !== 'release') ops.push(op.delete(lease.itemPath));
     if (end.kind === 'requeue') {
       ops.push(
-        op.create(joinPath(this.#queuePath, DISTRIBUTED_QUEUE_PREFIX), {
+        op.create(joinPath(this.#queuePath, this.#requeuePrefix(lease.name)), {
           data: end.data,
           mode: 'PERSISTENT_SEQUENTIAL',
         }),

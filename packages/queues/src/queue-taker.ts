@@ -12,6 +12,11 @@
 // read is the data claimed. The claim is sent before the next read-ahead, so its reply (the one
 // the caller waits for) is not queued behind a read on the server.
 //
+// Priority and delay queues (an `order` whose new items may sort first) walk a listing only
+// until the queue has changed and `minItemsBeforeRefresh` items of it were taken, then list
+// again; a delay queue never takes an item before it is due: with the first item not due, a
+// take waits for its time or a change (one timer, ended by the take's limits and by close).
+//
 // A take ends on time in every connection state: what it waits for (a listing, a read shared
 // with other takes, a claim) is raced against its limits and the taker's close, and left
 // running for others when it gives up. Claims follow item-claims.ts: an item won after its take
@@ -33,6 +38,7 @@ import {
 } from '@zkrecipes/framework/recipe-support';
 import { Closing } from './closing.js';
 import { type ClaimResult, ItemClaims } from './item-claims.js';
+import type { ItemOrder } from './item-order.js';
 import { ItemReads } from './item-reads.js';
 import { LateItems } from './late-items.js';
 import type { Lease, LockOutcome, LockSafety } from './lock-safety.js';
@@ -56,6 +62,16 @@ export interface QueueTakerOptions {
   readonly queuePath: string;
   /** Item names start with this (`queue-` or `qn-`); other children are foreign. */
   readonly prefix: string;
+  /**
+   * How items are sorted, delayed and requeued (priority, delay and id queues). Default: by the
+   * sequence after `prefix`, new items last.
+   */
+  readonly order?: ItemOrder | undefined;
+  /**
+   * With an order whose new items may sort first: how many items of a listing are taken before
+   * a change makes the queue be listed again (Curator's `minItemsBeforeRefresh`). Default: 0.
+   */
+  readonly minItemsBeforeRefresh?: number | undefined;
   /** Safe mode; undefined takes items by deleting them. */
   readonly safety: LockSafety | undefined;
   /** How many items' data to read ahead, at least 1. */
@@ -74,6 +90,9 @@ export interface TakeOptions {
    */
   readonly limits?: CallLimits | undefined;
 }
+
+/** The longest a delay queue waits for an item's time before it looks again. */
+const MAX_DUE_WAIT_MS = 24 * 60 * 60 * 1000;
 
 export class QueueTaker {
   readonly #options: QueueTakerOptions;
@@ -107,6 +126,8 @@ export class QueueTaker {
   /** The children watch; each firing is a change to list. */
   readonly #childrenWatch = new RearmableWatch(() => this.#onChange());
   #lastCount = 0;
+  /** Items taken since the last listing (see `minItemsBeforeRefresh`). */
+  #takenSinceListing = 0;
 
   constructor(options: QueueTakerOptions) {
     this.#options = options;
@@ -135,6 +156,18 @@ export class QueueTaker {
         limits?.throwIfAborted();
         const late = this.#late.next();
         if (late !== undefined) return late;
+        if (this.#staleOrder()) this.#dropCandidates();
+        const dueInMs = this.#firstDueInMs();
+        if (dueInMs > 0) {
+          // Delay queue: the first item (the earliest due) is not due yet. A change may bring
+          // an earlier one: list again; otherwise wait for its time or a change.
+          if (this.#changed) {
+            this.#dropCandidates();
+          } else if (!wait || !(await this.#waitForChange(limits, dueInMs))) {
+            return undefined;
+          }
+          continue;
+        }
         const name = this.#nextCandidate();
         if (name === undefined) {
           // A take that would wait anyway need not list a queue that has not changed since the
@@ -147,7 +180,10 @@ export class QueueTaker {
           continue;
         }
         const taken = await this.#attempt(name, limits);
-        if (taken !== undefined) return taken;
+        if (taken !== undefined) {
+          this.#takenSinceListing += 1;
+          return taken;
+        }
       }
     } catch (error) {
       if (limits?.ranOut(error) === true) return undefined;
@@ -207,6 +243,34 @@ export class QueueTaker {
     this.#data.clear();
     this.#wakeAll();
     this.#late.close();
+  }
+
+  /**
+   * Whether the listing may be out of order: the order lets new items sort first, the queue
+   * changed since it was listed, and `minItemsBeforeRefresh` items of it have been taken.
+   */
+  #staleOrder(): boolean {
+    const { order, minItemsBeforeRefresh = 0 } = this.#options;
+    return (
+      order !== undefined &&
+      !order.newItemsLast &&
+      this.#changed &&
+      this.#cursor < this.#candidates.length &&
+      this.#takenSinceListing >= minItemsBeforeRefresh
+    );
+  }
+
+  #dropCandidates(): void {
+    this.#candidates = [];
+    this.#cursor = 0;
+  }
+
+  /** Delay queue: milliseconds until the first available item is due; 0 when it is (or none). */
+  #firstDueInMs(): number {
+    const dueInMs = this.#options.order?.dueInMs;
+    if (dueInMs === undefined) return 0;
+    const name = this.#firstAvailable();
+    return name === undefined ? 0 : Math.max(0, Math.ceil(dueInMs(name, Date.now())));
   }
 
   #throwIfClosed(): void {
@@ -419,8 +483,9 @@ export class QueueTaker {
   }
 
   #absorb(children: readonly string[]): void {
-    const { prefix, queuePath, logger } = this.#options;
-    const { items, foreign } = sortItems(children, prefix);
+    const { prefix, order, queuePath, logger } = this.#options;
+    const { items, foreign } = order?.sort(children) ?? sortItems(children, prefix);
+    this.#takenSinceListing = 0;
     for (const name of foreign) {
       if (this.#warnedForeign.has(name)) continue;
       this.#warnedForeign.add(name);
@@ -438,21 +503,30 @@ export class QueueTaker {
     this.#wakeAll();
   }
 
-  async #waitForChange(limits: CallLimits | undefined): Promise<boolean> {
+  /**
+   * Waits for a change (or, given `dueInMs`, for an item's time to come, whichever is first);
+   * false when the call's time runs out first.
+   */
+  async #waitForChange(limits: CallLimits | undefined, dueInMs?: number): Promise<boolean> {
     // close() wakes the waiters it sees; one that registers after it must not wait at all.
     this.#throwIfClosed();
     if (this.#changed) return true;
     let wake: () => void = () => undefined;
     const changed = new Promise<void>((resolve) => (wake = resolve));
     this.#waiters.add(wake);
+    // A timer is capped (setTimeout's limit is about 24.8 days): at the cap it looks again.
+    const dueAt =
+      dueInMs === undefined ? undefined : performance.now() + Math.min(dueInMs, MAX_DUE_WAIT_MS);
+    const callAt = limits?.atMs;
+    const callFirst = callAt !== undefined && (dueAt === undefined || callAt <= dueAt);
     try {
       const woken = await waitForWake(changed, {
-        deadline: limits?.atMs,
+        deadline: callFirst ? callAt : dueAt,
         signal: limits?.callerSignal,
         client: this.#options.client,
         path: this.#options.queuePath,
       });
-      return woken !== TIMED_OUT;
+      return woken !== TIMED_OUT || !callFirst;
     } finally {
       this.#waiters.delete(wake);
     }

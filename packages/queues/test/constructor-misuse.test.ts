@@ -3,7 +3,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createFramework, InvalidArgumentError, type FrameworkClient } from '@zkrecipes/framework';
-import { DistributedQueue, jsonSerializer, SimpleDistributedQueue } from '../src/index.js';
+import {
+  DistributedDelayQueue,
+  DistributedIdQueue,
+  DistributedPriorityQueue,
+  DistributedQueue,
+  jsonSerializer,
+  SimpleDistributedQueue,
+} from '../src/index.js';
 
 const notClients: unknown[] = [null, undefined, {}, 'client', 42, { getChildren: () => [] }];
 
@@ -12,6 +19,9 @@ describe('queues given bad input', () => {
     const constructors: [string, (client: FrameworkClient) => unknown][] = [
       ['DistributedQueue', (client) => new DistributedQueue(client, '/q')],
       ['SimpleDistributedQueue', (client) => new SimpleDistributedQueue(client, '/q')],
+      ['DistributedPriorityQueue', (client) => new DistributedPriorityQueue(client, '/q')],
+      ['DistributedDelayQueue', (client) => new DistributedDelayQueue(client, '/q')],
+      ['DistributedIdQueue', (client) => new DistributedIdQueue(client, '/q')],
     ];
     for (const [name, construct] of constructors) {
       for (const notClient of notClients) {
@@ -51,6 +61,14 @@ describe('constructors given an unknown option', () => {
       [
         'SimpleDistributedQueue',
         () => new SimpleDistributedQueue(client, '/q', { sessionTimeout: 5 } as never),
+      ],
+      [
+        'DistributedPriorityQueue',
+        () => new DistributedPriorityQueue(client, '/q', { minItems: 1 } as never),
+      ],
+      [
+        'DistributedDelayQueue',
+        () => new DistributedDelayQueue(client, '/q', { minItemsBeforeRefresh: 1 } as never),
       ],
     ];
     for (const [name, construct] of cases) {

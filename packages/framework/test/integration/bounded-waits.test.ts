@@ -184,7 +184,11 @@ describe('bounded waits with the server stopped (real server)', () => {
       const timer = setTimeout(() => child.kill('SIGKILL'), timing.ms(10_000));
       const [code, signal] = await exit;
       clearTimeout(timer);
-      assert.equal(signal, null, 'the process had to be killed: it did not exit by itself');
+      assert.equal(
+        signal,
+        null,
+        `the process had to be killed: it did not exit by itself (its output: ${JSON.stringify(output)})`,
+      );
       assert.equal(code, 0);
       assert.equal(output.trim(), 'CLOSED');
     };
