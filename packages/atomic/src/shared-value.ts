@@ -24,9 +24,9 @@ import {
 import {
   checkClient,
   checkListener,
-  checkOptionsObject,
   EventDispatcher,
   RearmableWatch,
+  checkRecipeOptions,
 } from '@zkrecipes/framework/recipe-support';
 import { checkBytes, sameBytes } from './bytes.js';
 import { checkCallOptions, type CallOptions } from './call-options.js';
@@ -102,7 +102,7 @@ export class SharedValue {
     seedValue: Uint8Array,
     options: SharedValueOptions = {},
   ) {
-    checkOptionsObject(options);
+    checkRecipeOptions('SharedValue', options, ['component']);
     this.#component = options.component ?? 'SharedValue';
     if (typeof this.#component !== 'string') {
       throw new InvalidArgumentError(

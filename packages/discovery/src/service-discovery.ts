@@ -14,9 +14,9 @@ import {
 } from '@zkrecipes/framework';
 import {
   checkClient,
-  checkOptionsObject,
   EventDispatcher,
   positiveIntegerOption,
+  checkRecipeOptions,
 } from '@zkrecipes/framework/recipe-support';
 import {
   checkCallOptions,
@@ -74,7 +74,7 @@ export class ServiceDiscovery<P extends ServicePayload = ServicePayload> {
   constructor(client: FrameworkClient, basePath: string, options: ServiceDiscoveryOptions<P> = {}) {
     checkClient('ServiceDiscovery', client);
     validatePath(basePath, { allowRoot: false });
-    checkOptionsObject(options);
+    checkRecipeOptions('ServiceDiscovery', options, ['serializer', 'thisInstance', 'concurrency']);
     const serializer = options.serializer ?? new JsonInstanceSerializer<P>();
     if (
       typeof serializer?.serialize !== 'function' ||
