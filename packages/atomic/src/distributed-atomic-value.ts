@@ -8,10 +8,7 @@ import {
   type Stat,
   validatePath,
 } from '@zkrecipes/framework';
-import {
-  checkClient,
-  checkRecipeOptions,
-} from '@zkrecipes/framework/recipe-support';
+import { checkClient, checkRecipeOptions } from '@zkrecipes/framework/recipe-support';
 import { InterProcessMutex, runInFlow } from '@zkrecipes/locks';
 import { type AtomicValue, MutableAtomicValue } from './atomic-value.js';
 import { checkBytes, sameBytes } from './bytes.js';
