@@ -28,6 +28,10 @@ export { aclProviderFrom, defaultAclProvider } from './client/acl-provider.js';
 export type { AclProvider, UnhandledError, WatchBudget } from './client/client-context.js';
 export type { StateChangedListener } from './client/subscribe-state-listener.js';
 
+// Streams: every stream is an rxjs Observable that `for await` can also read
+export { iterableObservable } from './streams/iterable-observable.js';
+export type { IterableObservable } from './streams/iterable-observable.js';
+
 // Connection states
 export {
   ConnectionState,
@@ -164,6 +168,7 @@ export type { SequenceSuffixOptions } from './paths/sequence.js';
 
 // Logging and lifecycle
 export type { Logger } from './logging/logger.js';
+export type { LevelLogger } from './logging/with-child.js';
 export { createDefaultLogger, LOG_LEVEL_ENV } from './logging/create-default-logger.js';
 export { silentLogger } from './logging/silent-logger.js';
 export {

@@ -25,9 +25,14 @@ export class Lease implements AsyncDisposable {
     return this.#path;
   }
 
-  /** The lease node's name (Curator's `getNodeName()`). */
+  /** The lease node's name. */
   get nodeName(): string {
     return this.#path.slice(this.#path.lastIndexOf('/') + 1);
+  }
+
+  /** Curator's `getNodeName()`: {@link nodeName}. */
+  getNodeName(): string {
+    return this.nodeName;
   }
 
   /**
