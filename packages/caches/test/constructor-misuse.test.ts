@@ -36,6 +36,11 @@ describe('constructors given an unknown option', () => {
         'PathChildrenCache',
         () => new PathChildrenCache(client, '/c', { cachedata: false } as never),
       ],
+      ['CuratorCache', () => new CuratorCache(client, '/c', { singlenode: true } as never)],
+      [
+        'PersistentWatcher',
+        () => new PersistentWatcher(client, '/c', { recursve: false } as never),
+      ],
     ];
     for (const [name, construct] of cases) {
       assert.throws(construct, (error) => {

@@ -3,13 +3,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createFramework, InvalidArgumentError, type FrameworkClient } from '@zkrecipes/framework';
-import { GroupMember, PersistentNode } from '../src/index.js';
+import { GroupMember, PersistentNode, PersistentTtlNode } from '../src/index.js';
 
 const notClients: unknown[] = [null, undefined, {}, 'client', 42, { getChildren: () => [] }];
 
 const constructors: [string, (client: FrameworkClient) => unknown][] = [
   ['GroupMember', (client) => new GroupMember(client, '/g', 'member-1')],
   ['PersistentNode', (client) => new PersistentNode(client, '/g/n', 'EPHEMERAL')],
+  ['PersistentTtlNode', (client) => new PersistentTtlNode(client, '/g/t', 1000)],
 ];
 
 describe('constructors given something that is not a client', () => {
@@ -38,6 +39,10 @@ describe('constructors given an unknown option', () => {
         'PersistentNode',
         () =>
           new PersistentNode(client, '/g/n', 'EPHEMERAL', undefined, { protect: true } as never),
+      ],
+      [
+        'PersistentTtlNode',
+        () => new PersistentTtlNode(client, '/g/t', 1000, { touchFactor: 3 } as never),
       ],
     ];
     for (const [name, construct] of cases) {
