@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import type { MeterProvider, TracerProvider } from '@opentelemetry/api';
 import { Subject } from 'rxjs';
 import { FrameworkClient } from './client/framework-client.js';
 import { defaultAclProvider } from './client/acl-provider.js';
@@ -20,6 +21,11 @@ import { ConnectionState, type ErrorPolicy } from './state/connection-state.js';
 import { ConnectionStateMachine } from './state/connection-state-machine.js';
 import { EventLoopStallDetector } from './state/event-loop-stall-detector.js';
 import { ZooKeeperConnection } from './zk/zookeeper-connection.js';
+import { ClientTelemetry } from './telemetry/client-telemetry.js';
+import { ConnectionHistory } from './telemetry/connection-history.js';
+import { ConnectionTelemetry } from './telemetry/connection-telemetry.js';
+import { healthOf } from './telemetry/client-health.js';
+import { RequestDurations } from './telemetry/request-durations.js';
 import { validateFrameworkOptions } from './validate-framework-options.js';
 
 /** Options of {@link createFramework}. Only `connectString` is required. */
@@ -72,6 +78,20 @@ export interface FrameworkOptions {
   readonly closeOnExit?: boolean;
   /** Treat an event-loop stall over a third of the session timeout as SUSPENDED. Default true. */
   readonly detectEventLoopStalls?: boolean;
+  /**
+   * Where the client's and its recipes' OpenTelemetry metrics go. Default: the global one
+   * (`metrics.getMeterProvider()` when the client is created: register the SDK first). Without
+   * an SDK nothing is recorded and nothing is timed. See docs/observability.md.
+   */
+  readonly meterProvider?: MeterProvider;
+  /** Where spans go (acquire, leadership terms, queue items, reconnects). Default: the global one. */
+  readonly tracerProvider?: TracerProvider;
+  /**
+   * Add each recipe's path as the `zkrecipes.path` attribute of its metrics and spans. Default
+   * false: attributes then take a small fixed set of values; turn it on only when the number of
+   * recipe paths in the process is small and bounded.
+   */
+  readonly telemetryPaths?: boolean;
 }
 
 /**
@@ -105,6 +125,11 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     unhandled.next({ error, context });
   };
 
+  const telemetry = new ClientTelemetry({
+    meterProvider: options.meterProvider,
+    tracerProvider: options.tracerProvider,
+    recordPaths: options.telemetryPaths,
+  });
   const watchBudgetBytes = options.watchBudgetBytes ?? 512 * 1024;
   const maxRequestBytes = options.maxRequestBytes ?? JUTE_MAX_BUFFER_BYTES;
   const connection = new ZooKeeperConnection({
@@ -119,6 +144,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     watchBudgetBytes,
     logger,
     reportUnhandledError,
+    requestDurations: telemetry.metricsEnabled ? new RequestDurations(telemetry) : undefined,
   });
   const states = new ConnectionStateMachine({
     events: connection.events,
@@ -126,6 +152,18 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     onSimulatedLoss: () => connection.resetSession('the session timeout ran out while SUSPENDED'),
     lastHeardMs: () => connection.lastHeardMs,
     logger,
+  });
+  const history = new ConnectionHistory(states.changes);
+  const watchBudget = () => ({
+    budgetBytes: watchBudgetBytes,
+    usedBytes: connection.watchBytesInUse,
+  });
+  const connectionTelemetry = new ConnectionTelemetry(telemetry, {
+    changes: states.changes,
+    history,
+    currentState: () => (closed.signal.aborted ? undefined : states.state),
+    watchBudget,
+    closedSignal: closed.signal,
   });
   states.changes.subscribe((change) => {
     if (change.state === ConnectionState.SUSPENDED) issues.issue('connection suspended');
@@ -136,6 +174,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     thresholdMs: sessionTimeoutMs / 3,
     onStall: ({ stallMs }) => {
       logger.warn(`event loop stalled for ${Math.round(stallMs)} ms; connection unproven`);
+      connectionTelemetry.stalled(stallMs);
       connection.suspect(`event loop stalled for ${Math.round(stallMs)} ms`);
     },
     onError: (error) => reportUnhandledError(error, 'event-loop stall handler'),
@@ -168,7 +207,19 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     closedSignal: closed.signal,
     maxRequestBytes,
     chrootBytes: Buffer.byteLength(chrootOf(options.connectString)),
-    watchBudget: () => ({ budgetBytes: watchBudgetBytes, usedBytes: connection.watchBytesInUse }),
+    watchBudget,
+    telemetry,
+    health: () =>
+      healthOf({
+        history,
+        started: () => started,
+        closed: () => closed.signal.aborted,
+        connected: () => connection.connected,
+        connectionState: () => states.state,
+        sessionId: () => connection.sessionId,
+        lastHeardMs: () => connection.lastHeardMs,
+        watchBudget,
+      }),
   };
 
   let started = false;

@@ -50,6 +50,8 @@ import { validateTimeoutMs, validateVersion } from '../paths/validate-number.js'
 import { isAbortOf, retryLoop, untilAborted } from '../retry/retry-loop.js';
 import type { RetryPolicy } from '../retry/retry-policy.js';
 import type { ConnectionState, ErrorPolicy } from '../state/connection-state.js';
+import type { ClientHealth } from '../telemetry/client-health.js';
+import type { ClientTelemetry } from '../telemetry/client-telemetry.js';
 import type {
   Acl,
   SessionCredentials,
@@ -60,6 +62,12 @@ import type {
 
 /** Curator's `CuratorFrameworkState`. */
 export type FrameworkState = 'LATENT' | 'STARTED' | 'STOPPED';
+
+/**
+ * @internal The client's telemetry, for recipes (`telemetryOf` in recipe-support); set by
+ * FrameworkClient's static block, which can see its private state.
+ */
+export let telemetryOfClient: (client: FrameworkClient) => ClientTelemetry;
 
 // Views made by usingNamespace: they share the root's connection and must not start or close it.
 const views = new WeakSet<FrameworkClient>();
@@ -75,6 +83,10 @@ const views = new WeakSet<FrameworkClient>();
  * error paths are server paths, as in Curator's KeeperException.
  */
 export class FrameworkClient {
+  static {
+    telemetryOfClient = (client) => client.#context.telemetry;
+  }
+
   readonly #context: ClientContext;
   readonly #lifecycle: ClientLifecycle;
   readonly #mapper: NamespaceMapper;
@@ -159,6 +171,23 @@ export class FrameworkClient {
    */
   get validUntilMs(): number {
     return this.#context.validUntilMs();
+  }
+
+  /**
+   * A snapshot of the client's health: lifecycle and connection state, session id and age, how
+   * long ago the server was last heard, SUSPENDED/RECONNECTED/LOST counts, event-loop stalls,
+   * the watch budget. JSON-friendly; see `readinessHandler` for an HTTP readiness probe.
+   */
+  health(): ClientHealth {
+    return this.#context.health();
+  }
+
+  /**
+   * True when the client is started, not closed, and connected (the connection is up and
+   * proven): what a readiness probe asks. Same as `health().ready`, without the snapshot.
+   */
+  isReady(): boolean {
+    return this.#lifecycle.started && this.isConnected;
   }
 
   /** Aborted when the client closes: recipes stop their background work on it. */
