@@ -17,6 +17,7 @@ import type { AcquireOptions, InterProcessLock } from './interprocess-lock.js';
 import { LockInternals, type AttemptOptions, type LockInternalsConfig } from './lock-internals.js';
 import { reportDeleteFailure } from './own-node.js';
 import { waitForWake } from './wait-for-wake.js';
+import { LockTelemetry, type HoldTrace } from './lock-telemetry.js';
 
 /** A held lock, as the flow holding it sees it. */
 export interface LockHold {
@@ -59,6 +60,7 @@ class Hold implements LockHold {
   readonly fencingToken: bigint;
   readonly #validity: HoldValidity;
   count = 1;
+  trace: HoldTrace | undefined;
 
   constructor(lockPath: string, fencingToken: bigint, validity: HoldValidity) {
     this.lockPath = lockPath;
@@ -106,6 +108,7 @@ export abstract class ReentrantLock implements InterProcessLock {
   readonly #internals: LockInternals;
   readonly #logger: Logger;
   readonly #path: string;
+  readonly #telemetry: LockTelemetry;
   /** Holds taken outside any flow, oldest first (a read lock may have several). */
   readonly #unscoped: Hold[] = [];
   #holdCount = 0;
@@ -123,6 +126,7 @@ export abstract class ReentrantLock implements InterProcessLock {
     this.#path = path;
     this.#internals = new LockInternals(client, path, config);
     this.#logger = client.logger.child({ component: config.component, path });
+    this.#telemetry = new LockTelemetry(client, config.component, path);
   }
 
   /** The lock's path, as given. */
@@ -145,10 +149,15 @@ export abstract class ReentrantLock implements InterProcessLock {
   async acquire(timeoutMs?: number, options: AcquireOptions = {}): Promise<boolean> {
     const signal = checkAcquireArguments(timeoutMs, options);
     using limits = AcquireLimits.of(this.#internals.connectionWatch, timeoutMs, signal);
+    const trace = this.#telemetry.acquireStarted(timeoutMs);
     try {
-      return await this.#acquire(limits);
+      const acquired = await this.#acquire(limits);
+      trace.end(acquired ? 'acquired' : 'timed_out');
+      return acquired;
     } catch (error) {
-      if (limits.ranOut(error)) return false;
+      const ranOut = limits.ranOut(error);
+      trace.end(ranOut ? 'timed_out' : 'error', error);
+      if (ranOut) return false;
       throw error;
     }
   }
@@ -201,6 +210,7 @@ export abstract class ReentrantLock implements InterProcessLock {
       hold = unscoped;
     }
     this.#holdCount--;
+    if (hold.trace !== undefined) this.#telemetry.released(hold.trace);
     hold.end();
     await this.#internals.releaseLock(hold.lockPath);
   }
@@ -295,6 +305,7 @@ export abstract class ReentrantLock implements InterProcessLock {
       fencingToken,
       new HoldValidity(this.#internals.connectionWatch, epoch, path),
     );
+    hold.trace = this.#telemetry.held(() => hold.lost);
     if (scope === undefined) this.#unscoped.push(hold);
     else scope.holds.set(this, hold);
     this.#holdCount++;
