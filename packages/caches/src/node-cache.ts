@@ -18,6 +18,7 @@ import {
   EventDispatcher,
 } from '@zkrecipes/framework/recipe-support';
 import type { ChildData } from './child-data.js';
+import { CacheTelemetry } from './cache-telemetry.js';
 import { WatchHub } from './watch-hub.js';
 
 /** Options of {@link NodeCache.start}. */
@@ -49,6 +50,7 @@ export class NodeCache {
   readonly #hub: WatchHub;
   readonly #subject = new BehaviorSubject<ChildData | undefined>(undefined);
   readonly #dispatcher: EventDispatcher<ChildData | undefined>;
+  readonly #telemetry: CacheTelemetry;
   #state: RecipeState = RecipeState.LATENT;
   #current: ChildData | undefined;
   #reading = false;
@@ -68,6 +70,9 @@ export class NodeCache {
     this.#hub = WatchHub.of(client);
     const logger = client.logger.child({ component: 'NodeCache', path });
     this.#dispatcher = new EventDispatcher(this.#subject, logger, 'nodeChanged listener');
+    this.#telemetry = new CacheTelemetry(client, 'NodeCache', path, () =>
+      this.#current === undefined ? 0 : 1,
+    );
   }
 
   /** The cached node's path. */
@@ -121,8 +126,12 @@ export class NodeCache {
         this.#request();
       }
     });
-    if (buildInitial) await this.#silentRead();
-    else this.#request();
+    this.#telemetry.started();
+    if (buildInitial) {
+      const loaded = this.#telemetry.loadStarted();
+      await this.#silentRead();
+      loaded();
+    } else this.#request();
   }
 
   /** Reads the node again and applies it without a change event; resolves when done. */
@@ -147,6 +156,7 @@ export class NodeCache {
       waiter.reject(closed);
     }
     this.#dispatcher.close();
+    this.#telemetry.stopped();
     return Promise.resolve();
   }
 
@@ -227,6 +237,7 @@ export class NodeCache {
       return;
     }
     this.#current = next;
+    this.#telemetry.event('NODE_CHANGED');
     if (silent) this.#dispatcher.emitToStream(next);
     else this.#dispatcher.emit(next);
   }
