@@ -64,10 +64,11 @@ import type {
 export type FrameworkState = 'LATENT' | 'STARTED' | 'STOPPED';
 
 /**
- * @internal The client's telemetry, for recipes (`telemetryOf` in recipe-support); set by
- * FrameworkClient's static block, which can see its private state.
+ * @internal The key of the method that gives the client's telemetry to recipes (`telemetryOf`
+ * in recipe-support). A method rather than a private-field accessor, so it also works through
+ * a Proxy around the client.
  */
-export let telemetryOfClient: (client: FrameworkClient) => ClientTelemetry;
+export const TELEMETRY: unique symbol = Symbol('zkrecipes.telemetry');
 
 // Views made by usingNamespace: they share the root's connection and must not start or close it.
 const views = new WeakSet<FrameworkClient>();
@@ -83,10 +84,6 @@ const views = new WeakSet<FrameworkClient>();
  * error paths are server paths, as in Curator's KeeperException.
  */
 export class FrameworkClient {
-  static {
-    telemetryOfClient = (client) => client.#context.telemetry;
-  }
-
   readonly #context: ClientContext;
   readonly #lifecycle: ClientLifecycle;
   readonly #mapper: NamespaceMapper;
@@ -188,6 +185,11 @@ export class FrameworkClient {
    */
   isReady(): boolean {
     return this.#lifecycle.started && this.isConnected;
+  }
+
+  /** @internal See `telemetryOf` in recipe-support. */
+  [TELEMETRY](): ClientTelemetry {
+    return this.#context.telemetry;
   }
 
   /** Aborted when the client closes: recipes stop their background work on it. */

@@ -1,4 +1,4 @@
-import { telemetryOfClient, type FrameworkClient } from '../client/framework-client.js';
+import { TELEMETRY, type FrameworkClient } from '../client/framework-client.js';
 import type { ClientTelemetry } from '../telemetry/client-telemetry.js';
 
 /**
@@ -7,5 +7,5 @@ import type { ClientTelemetry } from '../telemetry/client-telemetry.js';
  * OpenTelemetry's no-ops and `metricsEnabled` is false.
  */
 export function telemetryOf(client: FrameworkClient): ClientTelemetry {
-  return telemetryOfClient(client);
+  return client[TELEMETRY]();
 }

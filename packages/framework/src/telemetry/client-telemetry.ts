@@ -11,6 +11,7 @@ import {
   type Histogram,
   type Meter,
   type MeterProvider,
+  type ObservableResult,
   type Span,
   type Tracer,
   type TracerProvider,
@@ -108,11 +109,18 @@ export class ClientTelemetry {
   ): () => void {
     let sources = this.#gauges.get(name);
     if (sources === undefined) {
-      sources = new GaugeSources();
-      this.#gauges.set(name, sources);
+      // The callback is registered while the gauge has sources and removed with the last one,
+      // so a closed client leaves nothing behind in the application's meter.
+      const created = new GaugeSources();
       const gauge = this.meter.createObservableGauge(name, description);
-      const registered = sources;
-      gauge.addCallback((result) => registered.report(result));
+      const callback = (result: ObservableResult): void => created.report(result);
+      gauge.addCallback(callback);
+      created.onEmpty = () => {
+        gauge.removeCallback(callback);
+        this.#gauges.delete(name);
+      };
+      this.#gauges.set(name, created);
+      sources = created;
     }
     return sources.add(attributes, read);
   }

@@ -13,12 +13,14 @@ interface Source {
  */
 export class GaugeSources {
   readonly #sources = new Set<Source>();
+  /** Called when the last source is removed. */
+  onEmpty: (() => void) | undefined;
 
   add(attributes: Attributes, read: () => number | undefined): () => void {
     const source: Source = { key: keyOf(attributes), attributes, read };
     this.#sources.add(source);
     return () => {
-      this.#sources.delete(source);
+      if (this.#sources.delete(source) && this.#sources.size === 0) this.onEmpty?.();
     };
   }
 

@@ -170,6 +170,30 @@ describe('client telemetry and health', () => {
     }
   });
 
+  it('an event-loop stall past the threshold is counted, with its length, in health() and the metrics', async () => {
+    const otel = new OtelCapture();
+    const client = clientOf(server, { sessionTimeoutMs: 3000, meterProvider: otel.meterProvider });
+    try {
+      await client.start();
+      assert.equal(await client.blockUntilConnected({ timeoutMs: timing.ms(10_000) }), true);
+      // The stall under test: 1.4 s of synchronous work (the threshold is 1 s).
+      const until = performance.now() + 1400;
+      while (performance.now() < until) {
+        // busy
+      }
+      await waitFor(() => client.health().eventLoopStalls === 1, { message: 'stall counted' });
+      assert.equal(await otel.total('zookeeper.client.event_loop.stalls'), 1);
+      const [stall] = await otel.points('zookeeper.client.event_loop.stall.duration');
+      assert.ok(
+        stall !== undefined && stall.value >= 1 && stall.value < 10,
+        `stall ${stall?.value} s`,
+      );
+    } finally {
+      await client.close();
+      await otel.shutdown();
+    }
+  });
+
   it('without an SDK nothing is timed; bad providers and handler options are refused before anything starts', () => {
     const client = clientOf(server);
     assert.equal(telemetryOf(client).metricsEnabled, false);
