@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine is missing, then builds. Quick when everything is present.
-#   - Debian packages: zookeeper (server jars), libcurator-recipes-java (interop tests),
+#   - Debian packages: zookeeper (server jars), libcurator-recipes-java and
+#     libcurator-discovery-java (interop tests),
 #     default-jre-headless when java is absent. Needs root, as sessions and CI run.
 #   - npm packages (npm ci) when node_modules does not match package-lock.json.
 #   - tsc -b (incremental).
@@ -12,6 +13,7 @@ say() { echo "[setup] $*" >&2; }
 missing=()
 [[ -f /usr/share/java/zookeeper.jar ]] || missing+=(zookeeper)
 [[ -f /usr/share/java/curator-recipes.jar ]] || missing+=(libcurator-recipes-java)
+[[ -f /usr/share/java/curator-x-discovery.jar ]] || missing+=(libcurator-discovery-java)
 command -v java >/dev/null 2>&1 || missing+=(default-jre-headless)
 if [[ ${#missing[@]} -gt 0 ]]; then
   if [[ $(id -u) -ne 0 ]]; then

@@ -3,13 +3,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { InvalidArgumentError, type FrameworkClient } from '@zkrecipes/framework';
-import { NodeCache, PathChildrenCache } from '../src/index.js';
+import { CuratorCache, NodeCache, PathChildrenCache, PersistentWatcher } from '../src/index.js';
 
 const notClients: unknown[] = [null, undefined, {}, 'client', 42, { getChildren: () => [] }];
 
 const constructors: [string, (client: FrameworkClient) => unknown][] = [
   ['NodeCache', (client) => new NodeCache(client, '/c')],
   ['PathChildrenCache', (client) => new PathChildrenCache(client, '/c')],
+  ['CuratorCache', (client) => new CuratorCache(client, '/c')],
+  ['PersistentWatcher', (client) => new PersistentWatcher(client, '/c')],
 ];
 
 describe('constructors given something that is not a client', () => {

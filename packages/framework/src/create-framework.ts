@@ -92,6 +92,13 @@ export interface FrameworkOptions {
    * recipe paths in the process is small and bounded.
    */
   readonly telemetryPaths?: boolean;
+  /**
+   * Parents made by `createParents` (and the namespace node) are CONTAINER nodes, which the
+   * server deletes once they have had children and have none left, as Curator's
+   * `creatingParentContainersIfNeeded` does. `false` makes them PERSISTENT (Curator's
+   * `dontUseContainerParents`), e.g. for a server older than 3.5.1. Default true.
+   */
+  readonly useContainerParents?: boolean;
 }
 
 /**
@@ -206,6 +213,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     unhandledErrors: unhandled,
     closedSignal: closed.signal,
     maxRequestBytes,
+    useContainerParents: options.useContainerParents ?? true,
     chrootBytes: Buffer.byteLength(chrootOf(options.connectString)),
     watchBudget,
     telemetry,

@@ -90,6 +90,7 @@ export {
   NotEmptyError,
   OperationTimeoutError,
   SessionExpiredError,
+  UnimplementedError,
   WatchBudgetExceededError,
 } from './errors/zookeeper-error-classes.js';
 export type {
@@ -112,6 +113,7 @@ export {
   isOperationTimeout,
   isRetryable,
   isSessionExpired,
+  isUnimplemented,
   isWatchBudgetExceeded,
   isZooKeeperError,
 } from './errors/predicates.js';
@@ -142,6 +144,7 @@ export type { RunSessionBoundOptions, SessionIdSource } from './retry/session-fa
 export { MAX_PATH_BYTES, validatePath } from './paths/validate-path.js';
 export type { ValidatePathOptions } from './paths/validate-path.js';
 export { MAX_NODE_DATA_BYTES, validateData } from './paths/validate-data.js';
+export { MAX_TTL_MS } from './client/validate-operation-input.js';
 export type { ValidateDataOptions } from './paths/validate-data.js';
 export {
   describeValue,

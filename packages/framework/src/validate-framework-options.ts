@@ -27,6 +27,7 @@ const KNOWN_OPTIONS: readonly (keyof FrameworkOptions)[] = [
   'meterProvider',
   'tracerProvider',
   'telemetryPaths',
+  'useContainerParents',
 ];
 
 function rejectUnknownOptions(options: object): void {
@@ -92,7 +93,12 @@ export function validateFrameworkOptions(options: FrameworkOptions): void {
   validateLogger(options.logger);
   validateProvider('meterProvider', 'getMeter', options.meterProvider);
   validateProvider('tracerProvider', 'getTracer', options.tracerProvider);
-  for (const name of ['closeOnExit', 'detectEventLoopStalls', 'telemetryPaths'] as const) {
+  for (const name of [
+    'closeOnExit',
+    'detectEventLoopStalls',
+    'useContainerParents',
+    'telemetryPaths',
+  ] as const) {
     const value = options[name];
     if (value !== undefined && typeof value !== 'boolean') {
       throw new InvalidArgumentError(`${name} must be true or false, got ${describeValue(value)}`);

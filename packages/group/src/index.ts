@@ -7,3 +7,5 @@ export type {
 } from './persistent-node.js';
 export { GroupMember } from './group-member.js';
 export type { GroupMemberOptions, GroupMembers, GroupMembersListener } from './group-member.js';
+export { PersistentTtlNode } from './persistent-ttl-node.js';
+export type { PersistentTtlNodeOptions } from './persistent-ttl-node.js';

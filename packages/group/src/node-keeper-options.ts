@@ -9,6 +9,8 @@ export interface NodeKeeperOptions {
   readonly plainPath: string;
   readonly protection: boolean;
   readonly createParents: boolean;
+  /** A node whose create reply comes after stop() is deleted (false: left to the server). */
+  readonly deleteAfterStop: boolean;
   readonly data: Buffer;
   /** The owner's close: every request of the keeper carries it, so none outlives the close. */
   readonly signal: AbortSignal;

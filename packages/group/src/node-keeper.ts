@@ -348,6 +348,7 @@ export class NodeKeeper {
 
   #created(path: string, gen: number, session: bigint | undefined): void {
     if (this.#stopped) {
+      if (!this.#options.deleteAfterStop) return;
       deleteOwnNode(this.#client, path).catch((error: unknown) => {
         this.#options.logger.warn('could not delete a node created after close', {
           node: path,

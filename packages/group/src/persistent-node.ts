@@ -34,8 +34,16 @@ export interface PersistentNodeOptions {
    * one, and a node left by an earlier session of ours is recognised as ours. Default: false.
    */
   readonly protection?: boolean | undefined;
-  /** Create missing parents (as PERSISTENT nodes). Default: true (Curator's default). */
+  /**
+   * Create missing parents (as CONTAINER nodes, unless the client was made with
+   * `useContainerParents: false`). Default: true (Curator's default).
+   */
   readonly createParents?: boolean | undefined;
+  /**
+   * Whether `close()` deletes the node. `false` leaves it to the server (a CONTAINER goes once
+   * emptied; PersistentTtlNode uses this, as Curator's overrides `deleteNode`). Default: true.
+   */
+  readonly deleteOnClose?: boolean | undefined;
 }
 
 /** Options of {@link PersistentNode.waitForInitialCreate}. */
@@ -73,6 +81,7 @@ export class PersistentNode {
   readonly #dispatcher: EventDispatcher<string>;
   readonly #keeper: NodeKeeper;
   readonly #logger: Logger;
+  readonly #deleteOnClose: boolean;
   #state: RecipeState = RecipeState.LATENT;
   #unsubscribeState: (() => void) | undefined;
   #closing: Promise<void> | undefined;
@@ -91,10 +100,18 @@ export class PersistentNode {
     if (!Object.values(CreateMode).includes(mode)) {
       throw new InvalidArgumentError(`unknown create mode ${describeValue(mode)}`, { path });
     }
+    if (mode === 'PERSISTENT_WITH_TTL' || mode === 'PERSISTENT_SEQUENTIAL_WITH_TTL') {
+      throw new InvalidArgumentError(
+        `PersistentNode does not keep ${mode} nodes (a TTL node is not re-created); ` +
+          'use PersistentTtlNode for a node that lives as long as it is kept',
+        { path },
+      );
+    }
     checkData(data, path);
     checkOptionsObject(options);
     const protection = booleanOption('protection', options.protection, false);
     const createParents = booleanOption('createParents', options.createParents, true);
+    this.#deleteOnClose = booleanOption('deleteOnClose', options.deleteOnClose, true);
     this.#client = client;
     this.#basePath = path;
     this.#mode = mode;
@@ -107,6 +124,7 @@ export class PersistentNode {
       plainPath: sequential || !protection ? path : protectedPath(path),
       protection,
       createParents,
+      deleteAfterStop: this.#deleteOnClose,
       data: Buffer.from(data),
       signal: this.#closer.signal,
       logger: this.#logger,
@@ -229,7 +247,7 @@ export class PersistentNode {
    * trip); otherwise (an outage, before the first connection) the delete goes to the client's
    * guaranteed deletes, sent when the connection returns, and close() resolves at once (an
    * ephemeral node also ends with its session). A create that may have reached the server is
-   * deleted the same way. Twice is a no-op.
+   * deleted the same way. With `deleteOnClose: false` nothing is deleted. Twice is a no-op.
    */
   close(): Promise<void> {
     if (this.#closing) return this.#closing;
@@ -237,7 +255,8 @@ export class PersistentNode {
     this.#state = RecipeState.CLOSED;
     this.#unsubscribeState?.();
     // Asked before the requests are aborted: the keeper knows which create was still out.
-    const path = wasStarted ? this.#keeper.stop() : undefined;
+    const kept = wasStarted ? this.#keeper.stop() : undefined;
+    const path = this.#deleteOnClose ? kept : undefined;
     this.#closer.abort(new ClosedError({ path: this.#basePath, detail: 'PersistentNode closed' }));
     for (const finish of [...this.#initialWaiters]) finish(false);
     this.#closing = (async () => {

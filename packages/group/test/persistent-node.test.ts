@@ -264,6 +264,22 @@ describe('PersistentNode', () => {
     }
   });
 
+  it('deleteOnClose: false leaves the node on close (CONTAINER mode, as PersistentTtlNode keeps it)', async () => {
+    const path = `${uniquePath('pn-keep')}/box`;
+    const node = new PersistentNode(checker, path, 'CONTAINER', Buffer.from('c'), {
+      deleteOnClose: false,
+    });
+    await node.start();
+    assert.equal(await node.waitForInitialCreate({ timeoutMs: 5000 }), true);
+    await node.close();
+    assert.equal((await checker.getData(path)).data.toString(), 'c');
+    assert.throws(
+      () =>
+        new PersistentNode(checker, path, 'CONTAINER', undefined, { deleteOnClose: 1 as never }),
+      /deleteOnClose must be/,
+    );
+  });
+
   it('lifecycle: waitForInitialCreate false on timeout (no parent, createParents: false), start twice rejects, close before start', async () => {
     const client = await startClient(server.connectString);
     try {
@@ -294,8 +310,12 @@ describe('PersistentNode', () => {
       await never.close();
       assert.equal(never.state, RecipeState.CLOSED);
       assert.throws(
-        () => new PersistentNode(client, '/x', 'CONTAINER' as 'EPHEMERAL'),
+        () => new PersistentNode(client, '/x', 'CONTAINR' as 'EPHEMERAL'),
         /unknown create mode/,
+      );
+      assert.throws(
+        () => new PersistentNode(client, '/x', 'PERSISTENT_WITH_TTL'),
+        /use PersistentTtlNode/,
       );
     } finally {
       await client.close();

@@ -1,6 +1,8 @@
 // @zkrecipes/locks: explicit named exports only.
 export { InterProcessMutex } from './interprocess-mutex.js';
 export type { InterProcessMutexOptions } from './interprocess-mutex.js';
+export { Revoker, REVOKE_MESSAGE } from './revoker.js';
+export type { RevocationListener } from './revocation-watch.js';
 export { ReentrantLock } from './reentrant-lock.js';
 export type { LockHold } from './reentrant-lock.js';
 export { InterProcessReadWriteLock, ReadLock, WriteLock } from './interprocess-read-write-lock.js';

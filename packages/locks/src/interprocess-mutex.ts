@@ -1,8 +1,14 @@
-import type { FrameworkClient } from '@zkrecipes/framework';
+import { type FrameworkClient } from '@zkrecipes/framework';
+import { checkListener } from '@zkrecipes/framework/recipe-support';
 import { checkFlag, checkNodeData, checkOptionsObject } from './check-arguments.js';
+import type { FlowScope } from './flow-scope.js';
 import { MUTEX_DRIVER } from './lock-driver.js';
 import { LockName } from './lock-node-names.js';
-import { ReentrantLock } from './reentrant-lock.js';
+import { type AttemptShape, ReentrantLock } from './reentrant-lock.js';
+import { type RevocationListener, RevocationWatch } from './revocation-watch.js';
+
+/** A revocable mutex's lock node starts empty, as Curator's (whatever `lockData` says). */
+const NO_DATA = new Uint8Array(0);
 
 /** Options of {@link InterProcessMutex}. */
 export interface InterProcessMutexOptions {
@@ -39,6 +45,10 @@ export interface InterProcessMutexOptions {
  * }
  */
 export class InterProcessMutex extends ReentrantLock {
+  readonly #client: FrameworkClient;
+  #revocationListener: RevocationListener<InterProcessMutex> | undefined;
+  #revocationWatch: RevocationWatch | undefined;
+
   constructor(client: FrameworkClient, path: string, options: InterProcessMutexOptions = {}) {
     checkOptionsObject(options);
     super(client, path, {
@@ -48,6 +58,63 @@ export class InterProcessMutex extends ReentrantLock {
       data: checkNodeData('lockData', options.lockData),
       component: 'InterProcessMutex',
       pipelineRelease: checkFlag('pipelineRelease', options.pipelineRelease),
+    });
+    this.#client = client;
+  }
+
+  /**
+   * Makes the next acquire revocable (Curator's `makeRevocable`): its lock node starts with
+   * empty data and is watched, and when someone writes `__REVOKE__` into it
+   * (`Revoker.attemptRevoke`, or Curator's from Java) `listener` is called with this mutex.
+   * Revocation is cooperative: the listener should see that the holder releases soon.
+   *
+   * As in Curator, it applies to acquires that start after this call, and the release that
+   * gives the lock back clears it: call it again before each acquire that should be revocable.
+   *
+   * @example
+   * mutex.makeRevocable(() => abortWork.abort('revoked'));
+   * await mutex.acquire();
+   */
+  makeRevocable(listener: RevocationListener<InterProcessMutex>): void {
+    checkListener(listener);
+    this.#revocationListener = listener;
+  }
+
+  /**
+   * One release (see `ReentrantLock.release`); the one that gives the lock back also clears
+   * {@link makeRevocable} and stops watching for revocation, as Curator's does.
+   */
+  override async release(): Promise<void> {
+    await super.release();
+    if (!this.isAcquiredInThisProcess()) {
+      this.#revocationListener = undefined;
+      this.#revocationWatch?.stop();
+    }
+  }
+
+  /** @internal A revocable attempt: empty node data, and the node watched once created. */
+  protected override prepareAttempt(_scope: FlowScope | undefined): AttemptShape {
+    if (this.#revocationListener === undefined) return {};
+    const watch = (this.#revocationWatch ??= new RevocationWatch(this.#client, () =>
+      this.#revoked(),
+    ));
+    return { data: NO_DATA, onCreated: (path) => watch.watch(path) };
+  }
+
+  #revoked(): void {
+    const listener = this.#revocationListener;
+    if (listener === undefined) return;
+    queueMicrotask(() => {
+      try {
+        const result = listener(this);
+        if (result instanceof Promise) {
+          result.catch((error: unknown) =>
+            this.#client.reportUnhandledError(error, 'revocation listener'),
+          );
+        }
+      } catch (error) {
+        this.#client.reportUnhandledError(error, 'revocation listener');
+      }
     });
   }
 }

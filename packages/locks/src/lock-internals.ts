@@ -52,6 +52,10 @@ export interface AttemptOptions {
    * keeps the write hold's, since its node takes the write node's place in line.
    */
   readonly fencingToken?: bigint | undefined;
+  /** The data of our node instead of the configured one (a revocable mutex's starts empty). */
+  readonly data?: Uint8Array | undefined;
+  /** Called with our node's path as soon as its create answered (a revocable mutex watches it). */
+  readonly onCreated?: ((path: string) => void) | undefined;
 }
 
 /** A confirmed hold. */
@@ -209,7 +213,7 @@ export class LockInternals {
         mode: sortingSequence === undefined ? 'EPHEMERAL_SEQUENTIAL' : 'EPHEMERAL',
         protection: true,
         createParents: true,
-        data,
+        data: options.data ?? data,
         stat: true,
         signal,
       },
@@ -219,6 +223,7 @@ export class LockInternals {
       () => undefined, // the loop reads again and meets the real error there
     );
     const { path, stat } = await created;
+    options.onCreated?.(path);
     const node = { path, czxid: stat.czxid, session: this.#client.sessionId };
     return { node, first: await read };
   }

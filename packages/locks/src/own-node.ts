@@ -1,7 +1,7 @@
 // Letting go of our node (a lock node, a lease) without ever waiting out an outage: on release,
 // and in the cleanup after an acquire that timed out, was aborted or failed.
 import { isClosed, isRetryable, type FrameworkClient, type Logger } from '@zkrecipes/framework';
-import { deleteOwnNode } from '@zkrecipes/framework/recipe-support';
+import { deleteOwnNode, OWN_NODE_ANSWER_WAIT_MS } from '@zkrecipes/framework/recipe-support';
 import { ConnectionWatch } from './connection-watch.js';
 import { untilAborted, waitForWake } from './wait-for-wake.js';
 
@@ -19,14 +19,32 @@ import { untilAborted, waitForWake } from './wait-for-wake.js';
 export async function releaseOwnNode(client: FrameworkClient, path: string): Promise<void> {
   if (!client.isConnected) return deleteOwnNode(client, path);
   const connection = ConnectionWatch.of(client).connectionSignal();
+  const deleting = client.delete(path, { guaranteed: true, quietly: true });
+  // A paused server or a silent link reads as connected until the liveness check gives up on
+  // it: the answer is awaited OWN_NODE_ANSWER_WAIT_MS at most, then the delete goes on alone.
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<typeof LATE>((resolve) => {
+    timer = setTimeout(resolve, OWN_NODE_ANSWER_WAIT_MS, LATE);
+  });
   try {
-    await untilAborted(client.delete(path, { guaranteed: true, quietly: true }), connection);
+    const outcome = await untilAborted(Promise.race([deleting, late]), connection);
+    if (outcome === LATE) {
+      deleting.catch((error: unknown) => {
+        if (!isClosed(error) && !isRetryable(error)) {
+          client.reportUnhandledError(error, `releasing ${path}`);
+        }
+      });
+    }
   } catch (error) {
     // The connection went (the delete goes on), or the client closed (the node went with it).
     if ((connection.aborted && error === connection.reason) || isClosed(error)) return;
     throw error;
+  } finally {
+    clearTimeout(timer);
   }
 }
+
+const LATE = Symbol('no answer in time');
 
 /**
  * Routes a failed delete of our node that nobody else hears of: a connection problem needs

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { inspect } from 'node:util';
 import { ClosedError, type FrameworkClient } from '@zkrecipes/framework';
+import { OWN_NODE_ANSWER_WAIT_MS } from '@zkrecipes/framework/recipe-support';
 import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
 import {
   InterProcessMultiLock,
@@ -261,6 +262,31 @@ describe('locks while ZooKeeper is unreachable', () => {
         await holder.release();
       } finally {
         await closeAll([holderClient, waiterClient]);
+      }
+    });
+
+    it('release() with the server just paused (the link still reads as connected): resolves within the own-node answer wait; the node goes once the server answers', async () => {
+      const client = await connectedClient(server, { sessionTimeoutMs: 10_000 });
+      const path = uniquePath('paused-release');
+      const mutex = new InterProcessMutex(client, path);
+      try {
+        assert.equal(await mutex.acquire(5000), true);
+        const node = mutex.getLockPath();
+        assert.ok(node !== undefined);
+        await server.pause();
+        const outcome = await timed(() => mutex.release());
+        server.resume();
+        resolved(outcome);
+        assertBetween(
+          outcome.ms,
+          { lowMs: 0, highMs: OWN_NODE_ANSWER_WAIT_MS + 500 },
+          'release() on a paused server',
+        );
+        await waitFor(async () => (await client.exists(node)) === null, {
+          message: 'the lock node deleted once the server answers',
+        });
+      } finally {
+        await client.close();
       }
     });
 

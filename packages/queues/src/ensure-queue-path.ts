@@ -4,14 +4,19 @@ import { isNodeExists, isNoNode, type FrameworkClient } from '@zkrecipes/framewo
  * Creates the queue's node (and parents) if missing and lists its children, in one round trip:
  * both requests go out together. A listing answered before the create (the node was missing)
  * is repeated. `signal` ends it (a request still waiting for a connection is never sent).
+ *
+ * The node is made in `mode`: PERSISTENT for a DistributedQueue (Curator's `start()` creates
+ * it so), CONTAINER for a SimpleDistributedQueue (Curator's `EnsureContainers`, so an emptied
+ * queue is reaped by the server); missing parents are containers either way.
  */
 export async function ensureAndList(
   client: FrameworkClient,
   path: string,
   signal: AbortSignal | undefined,
+  mode: 'PERSISTENT' | 'CONTAINER' = 'PERSISTENT',
 ): Promise<string[]> {
   const [created, listed] = await Promise.allSettled([
-    client.create(path, { createParents: true, signal }),
+    client.create(path, { createParents: true, mode, signal }),
     client.getChildren(path, { signal }),
   ]);
   if (created.status === 'rejected' && !isNodeExists(created.reason)) throw created.reason;

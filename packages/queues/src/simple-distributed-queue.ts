@@ -230,7 +230,10 @@ export class SimpleDistributedQueue {
    * every call, so it ends with the queue, not with one call's limits.
    */
   #ensureReady(): Promise<void> {
-    this.#ready ??= ensureAndList(this.#client, this.#path, this.#closing.signal).then(
+    const closing = this.#closing.signal;
+    // A container, as Curator's EnsureContainers makes it: the server reaps an emptied queue,
+    // and offer() (createParents) makes it again.
+    this.#ready ??= ensureAndList(this.#client, this.#path, closing, 'CONTAINER').then(
       (children) => {
         assertQueuePathOwned(this.#path, children, 'SimpleDistributedQueue');
         this.#limiter.seed(children.length);

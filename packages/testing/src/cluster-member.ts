@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOOPBACK } from './free-port.js';
-import { writeZooCfg, type ZooKeeperConfigOptions } from './zoo-cfg.js';
+import { serverJvmFlags, writeZooCfg, type ZooKeeperConfigOptions } from './zoo-cfg.js';
 import { ZooKeeperProcess } from './zookeeper-process.js';
 
 const MAIN_CLASS = 'org.apache.zookeeper.server.quorum.QuorumPeerMain';
@@ -96,7 +96,7 @@ export class ClusterMember implements ClusterServer {
       classpath,
       mainClass: MAIN_CLASS,
       configFile: join(this.dir, 'zoo.cfg'),
-      jvmFlags: options.jvmFlags,
+      jvmFlags: serverJvmFlags(options),
       logFile: join(this.dir, 'zookeeper.log'),
       cleanupDir: clusterDir,
     });

@@ -24,13 +24,20 @@ export const CURATOR_CLIENT_JARS = [
   'slf4j-nop.jar',
 ] as const;
 
-function curatorClasspath(): string {
-  const jars = CURATOR_CLIENT_JARS.map((jar) => join(DEFAULT_JAR_DIR, jar));
+/**
+ * Curator's jars plus `extraJars` (a name is looked up in the Debian jar directory, a path
+ * with a "/" is taken as is).
+ */
+function curatorClasspath(extraJars: readonly string[] = []): string {
+  const jars = [...CURATOR_CLIENT_JARS, ...extraJars].map((jar) =>
+    jar.includes('/') ? jar : join(DEFAULT_JAR_DIR, jar),
+  );
   const missing = jars.filter((jar) => !existsSync(jar));
   if (missing.length > 0) {
     throw new Error(
       `Curator jars not found (${missing.join(', ')}). On Debian or Ubuntu: ` +
-        '`apt-get update && apt-get install -y libcurator-recipes-java`.',
+        '`apt-get update && apt-get install -y libcurator-recipes-java` (and the package of ' +
+        'any extra jar, e.g. libcurator-discovery-java), or run `npm run setup`.',
     );
   }
   return jars.join(':');
@@ -52,7 +59,10 @@ function run(command: string, args: string[]): Promise<void> {
  * Compiles a Java source against the Curator jars into a cache directory keyed by its
  * content, so repeated runs (and parallel test files) compile it once.
  */
-export async function compileJavaPeer(sourcePath: string): Promise<string> {
+export async function compileJavaPeer(
+  sourcePath: string,
+  extraJars: readonly string[] = [],
+): Promise<string> {
   const source = readFileSync(sourcePath);
   const hash = createHash('sha256').update(source).digest('hex').slice(0, 16);
   const classesDir = join(tmpdir(), `zkrecipes-java-${hash}`);
@@ -66,7 +76,7 @@ export async function compileJavaPeer(sourcePath: string): Promise<string> {
       '-d',
       building,
       '-cp',
-      curatorClasspath(),
+      curatorClasspath(extraJars),
       sourcePath,
     ]);
     // Another process may have finished first; either copy is the same.
@@ -85,6 +95,12 @@ export interface JavaPeerOptions {
   readonly args?: readonly string[];
   /** Default 10000 ms (scaled) for each answer. */
   readonly replyTimeoutMs?: number;
+  /**
+   * Jars beyond Curator's client and recipes, for compiling and running, e.g.
+   * `['curator-x-discovery.jar', 'jackson-databind.jar']`: a name is looked up in
+   * /usr/share/java, a path is taken as is. Default: none.
+   */
+  readonly extraJars?: readonly string[];
 }
 
 /** A running Java Curator peer speaking the line protocol. */
@@ -115,7 +131,7 @@ export class JavaPeer {
 
   /** Compiles `source` against Curator's jars (cached), launches it and resolves once it runs. */
   static async start(options: JavaPeerOptions): Promise<JavaPeer> {
-    const classesDir = await compileJavaPeer(options.source);
+    const classesDir = await compileJavaPeer(options.source, options.extraJars);
     const mainClass = basename(options.source).replace(/\.java$/, '');
     const child = spawn(
       findJava(),
@@ -123,7 +139,7 @@ export class JavaPeer {
         '-Xmx128m',
         '-XX:TieredStopAtLevel=1',
         '-cp',
-        `${classesDir}:${curatorClasspath()}`,
+        `${classesDir}:${curatorClasspath(options.extraJars)}`,
         mainClass,
         ...(options.args ?? []),
       ],
@@ -145,6 +161,22 @@ export class JavaPeer {
   /** Waits for (and consumes) the first line matching `pattern`, answers and events alike. */
   expectLine(pattern: RegExp): Promise<string> {
     return this.#take((line) => pattern.test(line), String(pattern));
+  }
+
+  /** The peer's process id. */
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
+  /**
+   * Sends `signal` (default SIGKILL: the process dies without closing its Curator client, so
+   * its session lives on until the server expires it) and resolves once it has exited.
+   */
+  async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    if (this.#exited) return;
+    const exited = new Promise<void>((resolve) => this.#child.once('exit', () => resolve()));
+    this.#child.kill(signal);
+    await exited;
   }
 
   /** Closes stdin (the peer exits), killing it if it does not within 5 s. */

@@ -8,7 +8,12 @@ import { fourLetterWord } from './four-letter-word.js';
 import { freePort, LOOPBACK } from './free-port.js';
 import { processReaper } from './process-reaper.js';
 import { timing } from './timing.js';
-import { CONFIG_DEFAULTS, writeZooCfg, type ZooKeeperConfigOptions } from './zoo-cfg.js';
+import {
+  CONFIG_DEFAULTS,
+  serverJvmFlags,
+  writeZooCfg,
+  type ZooKeeperConfigOptions,
+} from './zoo-cfg.js';
 import { findJava, zookeeperClasspath } from './zookeeper-classpath.js';
 import { ZooKeeperProcess, ZooKeeperStartError } from './zookeeper-process.js';
 
@@ -68,6 +73,7 @@ export class TestingServer implements AsyncDisposable {
   static async start(options: TestingServerOptions = {}): Promise<TestingServer> {
     const classpath = zookeeperClasspath({ jarDir: options.jarDir });
     const java = findJava();
+    const jvmFlags = serverJvmFlags(options);
     const startTimeoutMs = timing.ms(options.startTimeoutMs ?? CONFIG_DEFAULTS.startTimeoutMs);
     for (let attempt = 1; ; attempt++) {
       const tempDir = mkdtempSync(join(tmpdir(), 'zkrecipes-server-'));
@@ -81,7 +87,7 @@ export class TestingServer implements AsyncDisposable {
           classpath,
           mainClass: MAIN_CLASS,
           configFile,
-          jvmFlags: options.jvmFlags,
+          jvmFlags,
           logFile: join(tempDir, 'zookeeper.log'),
           cleanupDir: tempDir,
         });

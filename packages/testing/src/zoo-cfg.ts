@@ -13,6 +13,23 @@ export interface ZooKeeperConfigOptions {
   maxSessionTimeoutMs?: number;
   /** Extra JVM flags after the defaults, e.g. `['-Dzookeeper.enforceQuota=true']`. */
   jvmFlags?: readonly string[];
+  /**
+   * Start the server with `zookeeper.extendedTypesEnabled=true`, which TTL nodes
+   * (PERSISTENT_WITH_TTL, PERSISTENT_SEQUENTIAL_WITH_TTL) need; without it the server answers
+   * their creates with UNIMPLEMENTED. Default false, as ZooKeeper's own default.
+   */
+  extendedTypesEnabled?: boolean;
+  /**
+   * How often the server looks for empty containers and expired TTL nodes to delete
+   * (`znode.container.checkIntervalMs`, not scaled by `timing.scale`). ZooKeeper's default is
+   * 60000; tests of reaping set it low, e.g. 100.
+   */
+  containerCheckIntervalMs?: number;
+  /**
+   * The most containers and TTL nodes deleted per minute (`znode.container.maxPerMinute`).
+   * ZooKeeper's default is 10000.
+   */
+  containerMaxPerMinute?: number;
   /** Extra zoo.cfg lines; they override the harness's own. */
   properties?: Readonly<Record<string, string>>;
   /** Deadline for a JVM to serve, before scaling by `timing.scale`. Default 30000. */
@@ -37,6 +54,29 @@ export interface ZooCfgTarget {
   clientPort: number;
   /** Quorum lines (server.N, initLimit, ...); empty for a standalone server. */
   quorum?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The JVM flags (system properties) the options above ask for, then the caller's `jvmFlags`:
+ * these settings are read from system properties, not from zoo.cfg.
+ */
+export function serverJvmFlags(options: ZooKeeperConfigOptions): string[] {
+  const flags: string[] = [];
+  if (options.extendedTypesEnabled === true) flags.push('-Dzookeeper.extendedTypesEnabled=true');
+  const { containerCheckIntervalMs: interval, containerMaxPerMinute: perMinute } = options;
+  if (interval !== undefined) {
+    if (!Number.isInteger(interval) || interval < 1) {
+      throw new TypeError(`containerCheckIntervalMs must be a whole number >= 1; got ${interval}`);
+    }
+    flags.push(`-Dznode.container.checkIntervalMs=${interval}`);
+  }
+  if (perMinute !== undefined) {
+    if (!Number.isInteger(perMinute) || perMinute < 1) {
+      throw new TypeError(`containerMaxPerMinute must be a whole number >= 1; got ${perMinute}`);
+    }
+    flags.push(`-Dznode.container.maxPerMinute=${perMinute}`);
+  }
+  return [...flags, ...(options.jvmFlags ?? [])];
 }
 
 /** Renders and writes zoo.cfg to `file`. */

@@ -29,4 +29,25 @@ describe('JavaPeer', () => {
       await peer.close();
     }
   });
+
+  it('kill() ends the process at once (no clean close) and later requests say it exited', async () => {
+    const peer = await JavaPeer.start({ source: peerSource, args: [server.connectString] });
+    assert.ok(typeof peer.pid === 'number' && peer.pid > 0);
+    await peer.kill();
+    assert.throws(() => process.kill(peer.pid!, 0), /ESRCH/);
+    await assert.rejects(peer.request('get /'), /exited/);
+    await peer.kill(); // twice: a no-op
+    await peer.close();
+  });
+
+  it('extraJars: a jar that is not there is named in the error, before anything starts', async () => {
+    await assert.rejects(
+      JavaPeer.start({
+        source: peerSource,
+        args: [server.connectString],
+        extraJars: ['no-such-library.jar'],
+      }),
+      /no-such-library\.jar/,
+    );
+  });
 });

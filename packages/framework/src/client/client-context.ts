@@ -61,6 +61,8 @@ export interface ClientContext {
   readonly closedSignal: AbortSignal;
   /** The largest request the server accepts (its jute.maxbuffer). */
   readonly maxRequestBytes: number;
+  /** Parents made by createParents are CONTAINERs (Curator's default); false: PERSISTENT. */
+  readonly useContainerParents: boolean;
   /** Bytes the connect string's chroot adds to every path on the wire. */
   readonly chrootBytes: number;
   /** The client's OpenTelemetry meter, tracer and instruments (recipes share them). */

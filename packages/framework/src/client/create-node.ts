@@ -10,10 +10,12 @@ import {
   validateAcl,
   validateCreateMode,
   validateFlag,
+  validateTtl,
   validateOptionsObject,
   validateSignal,
 } from './validate-operation-input.js';
 import { isNodeExists, isNoNode } from '../errors/predicates.js';
+import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import type { Logger } from '../logging/logger.js';
 import { findProtectedNode, protectedNodeName } from '../paths/protected-name.js';
 import { validatePath } from '../paths/validate-path.js';
@@ -27,7 +29,11 @@ export interface CreateRequest {
   readonly data: Buffer;
   readonly acl: readonly Acl[];
   readonly mode: CreateMode;
+  /** The time to live of a TTL mode; undefined otherwise. */
+  readonly ttlMs: number | undefined;
   readonly createParents: boolean;
+  /** What missing parents are made as (createParents). */
+  readonly parentMode: 'PERSISTENT' | 'CONTAINER';
   readonly orSetData: boolean;
   /** The protected-mode UUID, one per create call; undefined when not protected. */
   readonly protectedId: string | undefined;
@@ -81,14 +87,26 @@ export function prepareCreate(
   options: CreateOptions,
   mapper: NamespaceMapper,
   aclProvider: AclProvider,
+  useContainerParents = true,
 ): CreateRequest {
   validateOptionsObject('options', options);
   const { mode = 'PERSISTENT', data, acl } = options;
-  validateCreateMode(mode, typeof path === 'string' ? path : undefined);
-  const sequential = mode === 'PERSISTENT_SEQUENTIAL' || mode === 'EPHEMERAL_SEQUENTIAL';
+  const pathForErrors = typeof path === 'string' ? path : undefined;
+  validateCreateMode(mode, pathForErrors);
+  validateTtl(mode, options.ttlMs, pathForErrors);
+  const sequential = mode.endsWith('SEQUENTIAL') || mode.endsWith('SEQUENTIAL_WITH_TTL');
   const serverPath = mapper.toServer(path, { sequential, allowRoot: false });
   validateFlag('createParents', options.createParents);
+  validateFlag('containerParents', options.containerParents);
   validateFlag('protection', options.protection);
+  if (options.protection === true && mode === 'CONTAINER') {
+    // A protected name exists to find a node whose create reply was lost; a container is
+    // reaped by the server on its own schedule, so there is nothing to find it for.
+    throw new InvalidArgumentError(
+      'protection is not available with mode CONTAINER (a container is not owned by a session or a caller)',
+      { path },
+    );
+  }
   validateFlag('orSetData', options.orSetData);
   validateFlag('stat', options.stat);
   validateSignal(options.signal);
@@ -98,7 +116,9 @@ export function prepareCreate(
     data: toNodeData(data, path, true),
     acl: resolveAcl(aclProvider, serverPath, acl),
     mode,
+    ttlMs: options.ttlMs,
     createParents: options.createParents ?? false,
+    parentMode: (options.containerParents ?? useContainerParents) ? 'CONTAINER' : 'PERSISTENT',
     orSetData: options.orSetData ?? false,
     // One id per call, kept across retries: it is how a retry recognises the first attempt's node.
     protectedId: options.protection === true ? randomUUID() : undefined,
@@ -147,28 +167,35 @@ async function createWithParents(
   request: CreateRequest,
   path: string,
 ): Promise<CreatedNode> {
-  try {
-    return await createOnce(deps.ops, request, path);
-  } catch (error) {
-    if (!request.createParents || !isNoNode(error)) throw error;
+  for (let made = 0; ; made++) {
+    try {
+      return await createOnce(deps.ops, request, path);
+    } catch (error) {
+      // A container parent can be reaped by the server between our ensurePath and our create
+      // (its last child went and the container check ran): make it again, a few times.
+      if (!request.createParents || !isNoNode(error) || made >= PARENT_ATTEMPTS) throw error;
+    }
+    const { parent } = splitPath(path);
+    await ensurePath(deps.ops, parent, deps.parentAcl, request.signal, request.parentMode);
   }
-  await ensurePath(deps.ops, splitPath(path).parent, deps.parentAcl, request.signal);
-  return createOnce(deps.ops, request, path);
 }
+
+/** How often createParents makes missing parents for one create attempt. */
+const PARENT_ATTEMPTS = 3;
 
 async function createOnce(
   ops: ZooKeeperOperations,
   request: CreateRequest,
   path: string,
 ): Promise<CreatedNode> {
-  const { data, acl, mode, signal } = request;
+  const { data, acl, mode, signal, ttlMs } = request;
   // A sequential node named by its parent alone ('/queue/' -> '/queue/0000000007') is valid
   // ZooKeeper, but the wire client's create refuses a path ending in '/': create2 is our own.
   if (request.withStat || path.endsWith('/')) {
-    const created = await ops.create2(path, data, acl, mode, signal);
+    const created = await ops.create2(path, data, acl, mode, signal, ttlMs);
     return request.withStat ? created : { path: created.path, stat: undefined };
   }
-  return { path: await ops.create(path, data, acl, mode, signal), stat: undefined };
+  return { path: await ops.create(path, data, acl, mode, signal, ttlMs), stat: undefined };
 }
 
 async function findOurProtectedNode(

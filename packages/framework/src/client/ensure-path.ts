@@ -1,11 +1,10 @@
-import { isNodeExists } from '../errors/predicates.js';
-import type { Acl } from '../zk/zookeeper-types.js';
+import { isNodeExists, isNoNode } from '../errors/predicates.js';
+import type { Acl, CreateMode } from '../zk/zookeeper-types.js';
 import type { ZooKeeperOperations } from '../zk/zookeeper-operations.js';
 
 /**
- * Makes sure `path` and all its ancestors exist, creating the missing ones as PERSISTENT nodes
- * with empty data (Curator's `ZKPaths.mkdirs` without container parents: the wire client cannot
- * create containers). One attempt: a connection loss rejects and the caller's retry loop runs
+ * Makes sure `path` and all its ancestors exist, creating the missing ones in `mode` with
+ * empty data (Curator's `ZKPaths.mkdirs`; CONTAINER is its `asContainers`). One attempt: a connection loss rejects and the caller's retry loop runs
  * it again, which is safe because every step tolerates the node already being there.
  *
  * Each level is checked with `exists` before creating, as Curator does: the server checks the
@@ -17,17 +16,32 @@ export async function ensurePath(
   path: string,
   aclFor: (path: string) => readonly Acl[],
   signal?: AbortSignal,
+  mode: 'PERSISTENT' | 'CONTAINER' = 'PERSISTENT',
 ): Promise<void> {
-  for (const level of levelsOf(path)) {
+  const levels = levelsOf(path);
+  let restarts = 0;
+  for (let i = 0; i < levels.length; i++) {
+    const level = levels[i]!;
     if ((await ops.exists(level, undefined, signal)) !== null) continue;
     try {
-      await ops.create(level, Buffer.alloc(0), aclFor(level), 'PERSISTENT', signal);
+      await ops.create(level, Buffer.alloc(0), aclFor(level), mode satisfies CreateMode, signal);
     } catch (error) {
       // Someone else made it between our exists and create: that is what we wanted.
-      if (!isNodeExists(error)) throw error;
+      if (isNodeExists(error)) continue;
+      // A container above was reaped after we saw it (containers go level by level, the
+      // emptied parent at the check after its child): start again from the top, a few times.
+      if (isNoNode(error) && restarts < TOP_RESTARTS) {
+        restarts++;
+        i = -1;
+        continue;
+      }
+      throw error;
     }
   }
 }
+
+/** How often ensurePath starts again after an ancestor vanished under it. */
+const TOP_RESTARTS = 3;
 
 /** '/a/b/c' -> ['/a', '/a/b', '/a/b/c']; '/' -> []. */
 function levelsOf(path: string): string[] {

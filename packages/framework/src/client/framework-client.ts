@@ -291,7 +291,8 @@ export class FrameworkClient {
   create(path: string, options: CreateOptions & { readonly stat: true }): Promise<CreatedWithStat>;
   create(path: string, options?: CreateOptions): Promise<string | CreatedWithStat>;
   async create(path: string, options: CreateOptions = {}): Promise<string | CreatedWithStat> {
-    const request = prepareCreate(path, options, this.#mapper, this.#context.aclProvider);
+    const { aclProvider, useContainerParents } = this.#context;
+    const request = prepareCreate(path, options, this.#mapper, aclProvider, useContainerParents);
     const { data, acl } = request;
     this.#checkSize('create', path, { pathBytes: this.#wireBytes(pathToSend(request)), data, acl });
     const deps = {
@@ -504,6 +505,62 @@ export class FrameworkClient {
   }
 
   /**
+   * ZooKeeper's sync (Curator's `sync()`): resolves once the server this client is connected to
+   * has caught up with the leader as of this call, so a read made after it sees every write
+   * committed before it, by any client. `path` is validated and sent as ZooKeeper's API asks;
+   * the server syncs the whole tree.
+   */
+  async sync(path: string, options: OperationOptions = {}): Promise<void> {
+    validateOptionsObject('options', options);
+    const serverPath = this.#mapper.toServer(path);
+    const { signal } = options;
+    validateSignal(signal);
+    await this.#run('sync', path, () => this.#context.ops.sync(serverPath, signal), signal);
+  }
+
+  /**
+   * This session's ephemeral nodes whose path starts with `prefixPath` (ZooKeeper 3.6+
+   * `getEphemerals`; Curator's `getEphemerals()`), in this client's namespace. The match is a
+   * string prefix, as the server does it: `'/lock'` also finds `/locks/a`. Default `'/'`: all
+   * of this session's ephemerals in the namespace.
+   */
+  async getEphemerals(prefixPath = '/', options: OperationOptions = {}): Promise<string[]> {
+    validateOptionsObject('options', options);
+    const serverPath = this.#mapper.toServer(prefixPath);
+    const { signal } = options;
+    validateSignal(signal);
+    const root = this.#mapper.rootPath;
+    const found = await this.#run(
+      'getEphemerals',
+      prefixPath,
+      () => this.#context.ops.getEphemerals(serverPath, signal),
+      signal,
+    );
+    // '/' in namespace 'app' asks the server for the prefix '/app', which also matches '/apple'.
+    const inNamespace =
+      root === undefined ? found : found.filter((p) => p === root || p.startsWith(`${root}/`));
+    return inNamespace.map((p) => this.#mapper.toClient(p));
+  }
+
+  /**
+   * How many nodes there are below `path`, at any depth (ZooKeeper 3.6+
+   * `getAllChildrenNumber`; Curator's `getAllChildrenNumber()`). Counted by the server in one
+   * request.
+   */
+  async getAllChildrenNumber(path: string, options: OperationOptions = {}): Promise<number> {
+    validateOptionsObject('options', options);
+    const serverPath = this.#mapper.toServer(path);
+    const { signal } = options;
+    validateSignal(signal);
+    return this.#run(
+      'getAllChildrenNumber',
+      path,
+      () => this.#context.ops.getAllChildrenNumber(serverPath, signal),
+      signal,
+    );
+  }
+
+  /**
    * Adds a persistent watch (ZooKeeper 3.6+ `addWatch`, Curator's `watchers().add()`):
    * `listener` gets every change under `path` (or of `path` alone, mode `PERSISTENT`) until
    * the returned watch is removed, across reconnects and new sessions. Resolves once the server
@@ -629,10 +686,16 @@ export class FrameworkClient {
     if (root === undefined) return Promise.resolve();
     // Shared by every operation of this view: the caller's signal ends the caller's wait only.
     if (signal !== undefined) return untilAborted(this.#ensureNamespace(undefined), signal);
+    // A CONTAINER unless the client opted out, as Curator's NamespaceImpl makes it.
+    const mode = this.#context.useContainerParents ? 'CONTAINER' : 'PERSISTENT';
     this.#namespaceReady ??= retryLoop(
       () =>
-        ensurePath(this.#context.ops, root, (level) =>
-          resolveAcl(this.#context.aclProvider, level),
+        ensurePath(
+          this.#context.ops,
+          root,
+          (level) => resolveAcl(this.#context.aclProvider, level),
+          undefined,
+          mode,
         ),
       { policy: this.#context.retryPolicy, signal: this.#context.closedSignal },
     ).catch((error: unknown) => {

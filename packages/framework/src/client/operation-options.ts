@@ -17,13 +17,30 @@ export interface SignalOptions {
 export interface CreateOptions extends SignalOptions {
   /** The node's data. Default: empty. At most MAX_NODE_DATA_BYTES. */
   readonly data?: Uint8Array | undefined;
-  /** Default: 'PERSISTENT'. CONTAINER and TTL modes are rejected (the wire client lacks them). */
+  /**
+   * Default: 'PERSISTENT'. CONTAINER needs ZooKeeper 3.5.1+; the TTL modes need `ttlMs` and a
+   * server started with `zookeeper.extendedTypesEnabled=true` (else an UnimplementedError
+   * that says so).
+   */
   readonly mode?: CreateMode | undefined;
   /**
-   * Create missing parents as PERSISTENT nodes with empty data and the ACL provider's ACL
-   * (Curator's `creatingParentsIfNeeded`). Default: false.
+   * The time to live of a PERSISTENT_WITH_TTL or PERSISTENT_SEQUENTIAL_WITH_TTL node, from 1 to
+   * 0xFFFFFFFFFF ms: the server deletes the node once it has no children and its data was not
+   * set for this long. Required with those modes, refused with any other. Default: none.
+   */
+  readonly ttlMs?: number | undefined;
+  /**
+   * Create missing parents with empty data and the ACL provider's ACL: as CONTAINER nodes
+   * (Curator's `creatingParentContainersIfNeeded`), unless the client was made with
+   * `useContainerParents: false` or this call says `containerParents: false`, then as
+   * PERSISTENT nodes (Curator's `creatingParentsIfNeeded`). Default: false.
    */
   readonly createParents?: boolean | undefined;
+  /**
+   * With createParents: make the missing parents CONTAINERs (true) or PERSISTENT (false).
+   * Default: the client's `useContainerParents` (true unless set otherwise).
+   */
+  readonly containerParents?: boolean | undefined;
   /**
    * Curator's protected mode (`withProtection`): the node name gets a `_c_<uuid>-` prefix so a
    * create whose reply was lost can find its node instead of making a second one. Default: false.

@@ -4,8 +4,10 @@ import type { Acl, CreateMode, Stat } from '../zk/zookeeper-types.js';
 export interface TransactionCreateOptions {
   /** Default: empty. */
   readonly data?: Uint8Array | undefined;
-  /** Default: 'PERSISTENT'. */
+  /** Default: 'PERSISTENT'. CONTAINER and the TTL modes too (a TTL mode needs `ttlMs`). */
   readonly mode?: CreateMode | undefined;
+  /** A TTL mode's time to live, 1 to 0xFFFFFFFFFF ms; refused with any other mode. */
+  readonly ttlMs?: number | undefined;
   /** Default: the client's ACL provider for the path. */
   readonly acl?: readonly Acl[] | undefined;
 }

@@ -7,6 +7,7 @@ import {
   validateAcl,
   validateCreateMode,
   validateOptionsObject,
+  validateTtl,
 } from './validate-operation-input.js';
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import { isInvalidArgument } from '../errors/predicates.js';
@@ -65,13 +66,15 @@ function toWireOp(
       }
       const mode = raw.mode ?? 'PERSISTENT';
       validateCreateMode(mode, raw.path);
+      validateTtl(mode, raw.ttlMs, raw.path);
       const path = mapper.toServer(raw.path, {
-        sequential: mode.endsWith('SEQUENTIAL'),
+        sequential: mode.endsWith('SEQUENTIAL') || mode.endsWith('SEQUENTIAL_WITH_TTL'),
         allowRoot: false,
       });
       if (raw.acl !== undefined) validateAcl(raw.acl, raw.path);
       const data = toNodeData(raw.data, raw.path, true);
-      return { type: 'create', path, data, acl: resolveAcl(aclProvider, path, raw.acl), mode };
+      const acl = resolveAcl(aclProvider, path, raw.acl);
+      return { type: 'create', path, data, acl, mode, ttlMs: raw.ttlMs };
     }
     case 'delete': {
       const path = mapper.toServer(raw.path, { allowRoot: false });

@@ -9,14 +9,6 @@ import type { Acl, Watcher } from '../zk/zookeeper-types.js';
 
 const CREATE_MODES: ReadonlySet<string> = new Set(Object.values(CreateMode));
 
-// ZooKeeper modes that exist in Curator but that node-zookeeper-client cannot send
-// (they need the create2/createContainer/createTTL opcodes, which it lacks).
-const UNSUPPORTED_MODES: ReadonlySet<string> = new Set([
-  'CONTAINER',
-  'PERSISTENT_WITH_TTL',
-  'PERSISTENT_SEQUENTIAL_WITH_TTL',
-]);
-
 /** Asserts `options` is an options object (or undefined, meaning all defaults). */
 export function validateOptionsObject(name: string, options: unknown): void {
   if (options !== undefined && (typeof options !== 'object' || options === null)) {
@@ -24,17 +16,38 @@ export function validateOptionsObject(name: string, options: unknown): void {
   }
 }
 
-/** Asserts `mode` is one of {@link CreateMode}'s four values; undefined means the default. */
-export function validateCreateMode(mode: unknown, path?: string): asserts mode is CreateMode {
-  if (typeof mode === 'string' && CREATE_MODES.has(mode)) return;
-  if (typeof mode === 'string' && UNSUPPORTED_MODES.has(mode)) {
+/** The longest time to live ZooKeeper accepts (EphemeralType.MAX_TTL: 40 bits). */
+export const MAX_TTL_MS = 0xff_ffff_ffff;
+
+/** True for the modes that take a time to live. */
+export function isTtlMode(mode: CreateMode): boolean {
+  return mode === 'PERSISTENT_WITH_TTL' || mode === 'PERSISTENT_SEQUENTIAL_WITH_TTL';
+}
+
+/**
+ * Asserts `ttlMs` fits `mode`: a whole number from 1 to {@link MAX_TTL_MS} with a TTL mode,
+ * absent with any other (the server would answer BAD_ARGUMENTS).
+ */
+export function validateTtl(mode: CreateMode, ttlMs: unknown, path?: string): void {
+  if (!isTtlMode(mode)) {
+    if (ttlMs === undefined) return;
     throw new InvalidArgumentError(
-      `mode ${mode} is not supported: the wire client (node-zookeeper-client) cannot create ` +
-        `container or TTL nodes; use PERSISTENT (parents made by createParents are PERSISTENT ` +
-        `too, as with Curator's dontUseContainerParents)`,
+      `ttlMs is only for PERSISTENT_WITH_TTL and PERSISTENT_SEQUENTIAL_WITH_TTL; got ttlMs ${describeValue(ttlMs)} with mode ${mode}`,
       { path },
     );
   }
+  if (typeof ttlMs === 'number' && Number.isInteger(ttlMs) && ttlMs >= 1 && ttlMs <= MAX_TTL_MS) {
+    return;
+  }
+  throw new InvalidArgumentError(
+    `mode ${mode} needs ttlMs, a whole number from 1 to ${MAX_TTL_MS} (0xFFFFFFFFFF); got ${describeValue(ttlMs)}`,
+    { path },
+  );
+}
+
+/** Asserts `mode` is one of {@link CreateMode}'s values; undefined means the default. */
+export function validateCreateMode(mode: unknown, path?: string): asserts mode is CreateMode {
+  if (typeof mode === 'string' && CREATE_MODES.has(mode)) return;
   throw new InvalidArgumentError(
     `mode must be one of ${[...CREATE_MODES].join(', ')}; got ${describeValue(mode)}`,
     { path },

@@ -11,6 +11,7 @@ import {
   NotEmptyError,
   OperationTimeoutError,
   SessionExpiredError,
+  UnimplementedError,
   type ZooKeeperErrorDetails,
 } from './zookeeper-error-classes.js';
 
@@ -34,6 +35,7 @@ const subclasses: ReadonlyMap<number, new (options: ZooKeeperErrorDetails) => Zo
     [ZooKeeperErrorCode.SESSION_EXPIRED, SessionExpiredError],
     [ZooKeeperErrorCode.NO_AUTH, NoAuthError],
     [ZooKeeperErrorCode.AUTH_FAILED, AuthFailedError],
+    [ZooKeeperErrorCode.UNIMPLEMENTED, UnimplementedError],
   ]);
 
 /**

@@ -36,6 +36,14 @@ export function isBadVersion(err: unknown): boolean {
   return hasCode(err, 'BAD_VERSION');
 }
 
+/**
+ * The server lacks the feature the request needs (UNIMPLEMENTED, -6): TTL nodes without
+ * `zookeeper.extendedTypesEnabled=true`, or a request newer than the server.
+ */
+export function isUnimplemented(err: unknown): boolean {
+  return hasCode(err, 'UNIMPLEMENTED');
+}
+
 /** The node still has children (NOT_EMPTY, -111). */
 export function isNotEmpty(err: unknown): boolean {
   return hasCode(err, 'NOT_EMPTY');

@@ -137,6 +137,22 @@ export class ClosedError extends ZooKeeperError {
 }
 
 /**
+ * UNIMPLEMENTED (-6): the server lacks the feature the request needs. For the requests the
+ * framework writes itself (container and TTL creates, getEphemerals, getAllChildrenNumber)
+ * the message names the feature and, where there is one, the server setting that enables it:
+ * `UNIMPLEMENTED (-6): /a - TTL nodes are disabled on this server: start it with
+ * zookeeper.extendedTypesEnabled=true (ZooKeeper 3.5.3+)`.
+ */
+export class UnimplementedError extends ZooKeeperError {
+  /** Always `'UnimplementedError'`, so logs and `err.name` checks tell this error apart. */
+  override name = 'UnimplementedError';
+  declare readonly code: 'UNIMPLEMENTED';
+  constructor(options: ZooKeeperErrorDetails = {}) {
+    super('UNIMPLEMENTED', { ...options, zkCode: ZooKeeperErrorCode.UNIMPLEMENTED });
+  }
+}
+
+/**
  * INVALID_ARGUMENT (ours, no wire number): bad input caught before anything was sent. The
  * detail says exactly what was wrong: `INVALID_ARGUMENT: a/b - path must start with "/"`.
  */

@@ -5,17 +5,28 @@ import { isClosed } from '../errors/predicates.js';
 import { isAbortOf } from '../retry/retry-loop.js';
 import { whileConnected } from './while-connected.js';
 
+/**
+ * How long a recipe letting go of its node waits for the server's answer while connected. A
+ * loopback delete answers in well under a millisecond; a paused server or a silent link is only
+ * declared dead after 2/3 of the session timeout, and release or close must not wait for that.
+ * After this the delete goes on in the background (guaranteed).
+ */
+export const OWN_NODE_ANSWER_WAIT_MS = 1_000;
+
 /** Options of {@link deleteOwnNode}. */
 export interface DeleteOwnNodeOptions {
   /** The version the node must have; -1 (the default) matches any. */
   readonly version?: number | undefined;
   /** Stop waiting for the answer when it aborts (the delete still goes on in the background). */
   readonly signal?: AbortSignal | undefined;
+  /** Stop waiting for the answer after this many ms; {@link OWN_NODE_ANSWER_WAIT_MS} by default. */
+  readonly answerWaitMs?: number | undefined;
 }
 
 /**
- * Deletes a node the recipe owns, waiting for the answer only while the client is connected.
- * When it is not (or the connection drops, or `signal` aborts, before the answer), the delete
+ * Deletes a node the recipe owns, waiting for the answer only while the client is connected,
+ * and at most `answerWaitMs`. When it is not (or the connection drops, the wait runs out, or
+ * `signal` aborts, before the answer), the delete
  * is handed to the client's guaranteed-delete queue, which sends it once the connection is
  * back, and this resolves at once; an ephemeral node also ends with its session. After close
  * it resolves at once: the closed session took its ephemeral nodes with it.
@@ -28,8 +39,8 @@ export async function deleteOwnNode(
   options: DeleteOwnNodeOptions = {},
 ): Promise<void> {
   if (client.state === 'STOPPED') return;
-  const { signal: callerSignal, version = -1 } = options;
-  const connection = whileConnected(client);
+  const { signal: callerSignal, version = -1, answerWaitMs = OWN_NODE_ANSWER_WAIT_MS } = options;
+  const connection = whileConnected(client, { withinMs: answerWaitMs });
   const signal =
     callerSignal === undefined
       ? connection.signal

@@ -24,9 +24,10 @@ export { Deadline } from './deadline.js';
 export type { DeadlineOptions } from './deadline.js';
 export { CallLimits, requestSignal, watchSignal } from './call-limits.js';
 export { NOT_CONNECTED, whileConnected } from './while-connected.js';
+export type { WhileConnectedOptions } from './while-connected.js';
 
 // Cleanup
-export { deleteOwnNode } from './delete-own-node.js';
+export { deleteOwnNode, OWN_NODE_ANSWER_WAIT_MS } from './delete-own-node.js';
 export type { DeleteOwnNodeOptions } from './delete-own-node.js';
 
 // Telemetry: the client's OpenTelemetry meter, tracer and instruments

@@ -19,8 +19,24 @@ import type {
   NzcTransactionResult,
   NzcWatcher,
 } from './nzc-types.js';
-import { decodeCreate2, encodeCreate2, OP_CREATE2 } from './create2-codec.js';
+import {
+  decodeCreate2,
+  encodeCreate2,
+  OP_CREATE2,
+  OP_CREATE_CONTAINER,
+  OP_CREATE_TTL,
+} from './create2-codec.js';
+import { missingFeature } from './missing-feature.js';
+import {
+  decodeInt,
+  decodeStrings,
+  encodePath,
+  OP_GET_ALL_CHILDREN_NUMBER,
+  OP_GET_EPHEMERALS,
+  OP_SYNC,
+} from './path-request-codec.js';
 import { decodeMultiRead, encodeMultiRead, OP_MULTI_READ } from './multi-read-codec.js';
+import { decodeMulti, encodeMulti, OP_MULTI, toWireResults } from './multi-codec.js';
 import {
   ADD_WATCH_MODE,
   addWatchRequest,
@@ -32,6 +48,7 @@ import {
   type NzcRawRequest,
 } from './nzc-raw-request.js';
 import { NzcReplyTap } from './nzc-reply-tap.js';
+import { statFromBytes } from './stat-bytes.js';
 import type { ServerAddress } from '../paths/connect-string.js';
 import type {
   Acl,
@@ -86,7 +103,19 @@ const NZC_MODE: Record<CreateMode, number> = {
   EPHEMERAL: 1,
   PERSISTENT_SEQUENTIAL: 2,
   EPHEMERAL_SEQUENTIAL: 3,
+  CONTAINER: 4,
+  PERSISTENT_WITH_TTL: 5,
+  PERSISTENT_SEQUENTIAL_WITH_TTL: 6,
 };
+
+/** The request a create in `mode` needs: nzc's own create knows the first four modes only. */
+function createOpCode(mode: CreateMode): number {
+  if (mode === 'CONTAINER') return OP_CREATE_CONTAINER;
+  if (mode === 'PERSISTENT_WITH_TTL' || mode === 'PERSISTENT_SEQUENTIAL_WITH_TTL') {
+    return OP_CREATE_TTL;
+  }
+  return OP_CREATE2;
+}
 
 const NZC_EVENT: Record<number, WatchEventType> = {
   1: 'NODE_CREATED',
@@ -121,23 +150,6 @@ export interface NzcHandleOptions {
 
 function toBigInt(long: Buffer): bigint {
   return long.readBigInt64BE(0);
-}
-
-/** A Stat as the 68 bytes jute writes (czxid, mzxid, ctime, mtime, versions, owner, ...). */
-export function statFromBytes(bytes: Buffer): Stat {
-  return {
-    czxid: bytes.readBigInt64BE(0),
-    mzxid: bytes.readBigInt64BE(8),
-    pzxid: bytes.readBigInt64BE(60),
-    ctime: Number(bytes.readBigInt64BE(16)),
-    mtime: Number(bytes.readBigInt64BE(24)),
-    version: bytes.readInt32BE(32),
-    cversion: bytes.readInt32BE(36),
-    aversion: bytes.readInt32BE(40),
-    ephemeralOwner: bytes.readBigInt64BE(44),
-    dataLength: bytes.readInt32BE(52),
-    numChildren: bytes.readInt32BE(56),
-  };
 }
 
 /** One read of a multiRead: the node, or the typed error of that read alone. */
@@ -351,7 +363,16 @@ export class NzcHandle {
     void this.closeSession(0);
   }
 
-  create(path: string, data: Buffer, acl: readonly Acl[], mode: CreateMode): Promise<string> {
+  create(
+    path: string,
+    data: Buffer,
+    acl: readonly Acl[],
+    mode: CreateMode,
+    ttlMs?: number,
+  ): Promise<string> {
+    if (createOpCode(mode) !== OP_CREATE2) {
+      return this.create2(path, data, acl, mode, ttlMs).then((created) => created.path);
+    }
     return new Promise((resolve, reject) => {
       const sentAtMs = this.#send();
       this.#client.create(path, data, toNzcAcls(acl), NZC_MODE[mode], (error, created) => {
@@ -363,23 +384,72 @@ export class NzcHandle {
   }
 
   /**
-   * Creates a node with create2 (ZooKeeper 3.5+): resolves the created path (chroot removed,
-   * as nzc's create does) and the new node's Stat.
+   * Creates a node with create2 (ZooKeeper 3.5+), createContainer or createTTL (by `mode`):
+   * resolves the created path (chroot removed, as nzc's create does) and the new node's Stat.
+   * A server without the mode's feature answers UNIMPLEMENTED; the error then names it.
    */
   create2(
     path: string,
     data: Buffer,
     acl: readonly Acl[],
     mode: CreateMode,
+    ttlMs?: number,
   ): Promise<{ path: string; stat: Stat }> {
     const chroot = this.#client.connectionManager.chrootPath;
-    const request = rawRequest(
-      OP_CREATE2,
-      encodeCreate2(withChroot(chroot, path), data, acl, NZC_MODE[mode]),
+    const opCode = createOpCode(mode);
+    const body = encodeCreate2(
+      withChroot(chroot, path),
+      data,
+      acl,
+      NZC_MODE[mode],
+      opCode === OP_CREATE_TTL ? ttlMs : undefined,
     );
-    return this.#sendTapped(request, path).then((body) => {
-      const created = decodeCreate2(body);
-      return { path: withoutChroot(chroot, created.path), stat: statFromBytes(created.stat) };
+    return this.#sendTapped(rawRequest(opCode, body), path).then(
+      (reply) => {
+        const created = decodeCreate2(reply);
+        return { path: withoutChroot(chroot, created.path), stat: statFromBytes(created.stat) };
+      },
+      (error: unknown) => {
+        throw missingFeature(error, mode);
+      },
+    );
+  }
+
+  /**
+   * Waits until the server this session is connected to has caught up with the leader as of
+   * this request (ZooKeeper's sync, op 9), so reads sent after it see every write committed
+   * before it.
+   */
+  sync(path: string): Promise<void> {
+    const serverPath = withChroot(this.#client.connectionManager.chrootPath, path);
+    return this.#sendTapped(rawRequest(OP_SYNC, encodePath(serverPath)), path).then(() => {});
+  }
+
+  /**
+   * The paths of this session's ephemeral nodes that start with `prefix` (a string prefix,
+   * not a path boundary; ZooKeeper 3.6+, op 103). Chroot applied to the prefix, removed from
+   * the answers, and answers outside the chroot left out.
+   */
+  getEphemerals(prefix: string): Promise<string[]> {
+    const chroot = this.#client.connectionManager.chrootPath;
+    const request = rawRequest(OP_GET_EPHEMERALS, encodePath(withChroot(chroot, prefix)));
+    return this.#sendTapped(request, prefix).then(
+      (reply) =>
+        decodeStrings(reply)
+          .filter((found) => !chroot || found === chroot || found.startsWith(`${chroot}/`))
+          .map((found) => withoutChroot(chroot, found)),
+      (error: unknown) => {
+        throw missingFeature(error, 'getEphemerals');
+      },
+    );
+  }
+
+  /** How many nodes are below `path`, at any depth (ZooKeeper 3.6+, op 104). */
+  getAllChildrenNumber(path: string): Promise<number> {
+    const serverPath = withChroot(this.#client.connectionManager.chrootPath, path);
+    const request = rawRequest(OP_GET_ALL_CHILDREN_NUMBER, encodePath(serverPath));
+    return this.#sendTapped(request, path).then(decodeInt, (error: unknown) => {
+      throw missingFeature(error, 'getAllChildrenNumber');
     });
   }
 
@@ -533,6 +603,9 @@ export class NzcHandle {
   }
 
   multi(ops: readonly WireTransactionOp[]): Promise<WireTransactionResult[]> {
+    if (ops.some((op) => op.type === 'create' && createOpCode(op.mode) !== OP_CREATE2)) {
+      return this.#multiWritten(ops);
+    }
     const transaction = this.#client.transaction();
     // Pushed directly: nzc's builder methods rewrite version 0 to -1 (`version || -1`), which
     // would turn a conditional delete/check into an unconditional one.
@@ -553,6 +626,32 @@ export class NzcHandle {
         else resolve(results.map((r, i) => fromNzcMultiResult(r, ops[i])));
       });
     });
+  }
+
+  /** A multi holding container or TTL creates, in our own encoding (see multi-codec.ts). */
+  #multiWritten(ops: readonly WireTransactionOp[]): Promise<WireTransactionResult[]> {
+    const chroot = this.#client.connectionManager.chrootPath;
+    const request = rawRequest(
+      OP_MULTI,
+      encodeMulti(ops, (path) => withChroot(chroot, path)),
+    );
+    const extended = ops.find((o) => o.type === 'create' && createOpCode(o.mode) !== OP_CREATE2);
+    const feature = extended?.type === 'create' ? extended.mode : 'CONTAINER';
+    return this.#sendTapped(request, ops[0]?.path).then(
+      (body) => {
+        const outcome = toWireResults(decodeMulti(body), ops, (path) =>
+          withoutChroot(chroot, path),
+        );
+        if (!('failed' in outcome)) return outcome.results;
+        const failed = TransactionFailedError.fromResults(outcome.failed, ops);
+        const op = ops[failed.failedOpIndex];
+        if (failed.code !== 'UNIMPLEMENTED' || op?.type !== 'create') throw failed;
+        throw missingFeature(errorFromCode(-6, { path: op.path, cause: failed }), op.mode);
+      },
+      (error: unknown) => {
+        throw missingFeature(error, feature);
+      },
+    );
   }
 }
 

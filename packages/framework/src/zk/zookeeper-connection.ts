@@ -191,8 +191,9 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     acl: readonly Acl[],
     mode: CreateMode,
     signal?: AbortSignal,
+    ttlMs?: number,
   ): Promise<string> {
-    return this.#run('create', (h) => h.create(path, data, acl, mode), signal);
+    return this.#run('create', (h) => h.create(path, data, acl, mode, ttlMs), signal);
   }
 
   create2(
@@ -201,8 +202,21 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     acl: readonly Acl[],
     mode: CreateMode,
     signal?: AbortSignal,
+    ttlMs?: number,
   ): Promise<{ path: string; stat: Stat }> {
-    return this.#run('create2', (h) => h.create2(path, data, acl, mode), signal);
+    return this.#run('create2', (h) => h.create2(path, data, acl, mode, ttlMs), signal);
+  }
+
+  sync(path: string, signal?: AbortSignal): Promise<void> {
+    return this.#run('sync', (h) => h.sync(path), signal);
+  }
+
+  getEphemerals(prefix: string, signal?: AbortSignal): Promise<string[]> {
+    return this.#run('getEphemerals', (h) => h.getEphemerals(prefix), signal);
+  }
+
+  getAllChildrenNumber(path: string, signal?: AbortSignal): Promise<number> {
+    return this.#run('getAllChildrenNumber', (h) => h.getAllChildrenNumber(path), signal);
   }
 
   delete(path: string, version: number, signal?: AbortSignal): Promise<void> {

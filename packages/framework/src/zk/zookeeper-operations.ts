@@ -16,12 +16,14 @@ import type {
  * Retrying is the caller's job (the client's retry loop), never this layer's.
  */
 export interface ZooKeeperOperations {
+  /** `ttlMs` is the time to live of a TTL mode (required there, ignored for any other mode). */
   create(
     path: string,
     data: Buffer,
     acl: readonly Acl[],
     mode: CreateMode,
     signal?: AbortSignal,
+    ttlMs?: number,
   ): Promise<string>;
   /** A create whose reply carries the new node's Stat (create2, ZooKeeper 3.5+). */
   create2(
@@ -30,7 +32,14 @@ export interface ZooKeeperOperations {
     acl: readonly Acl[],
     mode: CreateMode,
     signal?: AbortSignal,
+    ttlMs?: number,
   ): Promise<{ path: string; stat: Stat }>;
+  /** ZooKeeper's sync: the connected server catches up with the leader before it answers. */
+  sync(path: string, signal?: AbortSignal): Promise<void>;
+  /** This session's ephemeral nodes whose path starts with `prefix` (ZooKeeper 3.6+). */
+  getEphemerals(prefix: string, signal?: AbortSignal): Promise<string[]>;
+  /** The number of nodes below `path`, at any depth (ZooKeeper 3.6+). */
+  getAllChildrenNumber(path: string, signal?: AbortSignal): Promise<number>;
   delete(path: string, version: number, signal?: AbortSignal): Promise<void>;
   /**
    * Resolves `null` when the node does not exist (the watch then waits for its creation).

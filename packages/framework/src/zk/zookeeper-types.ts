@@ -29,7 +29,15 @@ export interface Stat {
   readonly numChildren: number;
 }
 
-/** ZooKeeper's create modes. CONTAINER and TTL modes are not supported by the wire client. */
+/**
+ * ZooKeeper's create modes, Curator's names verbatim.
+ *
+ * CONTAINER and the TTL modes are sent with the requests node-zookeeper-client lacks
+ * (createContainer, op 19; createTTL, op 21), written by the framework itself. CONTAINER needs
+ * ZooKeeper 3.5.1+; the TTL modes also need the server started with
+ * `zookeeper.extendedTypesEnabled=true` (otherwise it answers UNIMPLEMENTED, and the error says
+ * so). A TTL mode needs `ttlMs` in the create's options; no other mode takes it.
+ */
 export const CreateMode = {
   /** A znode that stays until it is deleted. */
   PERSISTENT: 'PERSISTENT',
@@ -43,6 +51,21 @@ export const CreateMode = {
    * An ephemeral znode whose name gets a 10-digit, monotonically increasing suffix from its parent.
    */
   EPHEMERAL_SEQUENTIAL: 'EPHEMERAL_SEQUENTIAL',
+  /**
+   * A container (ZooKeeper 3.5.1+): a persistent znode the server deletes once it has had at
+   * least one child and has none left, at its next container check (`znode.container.checkIntervalMs`,
+   * one minute by default). What recipes' parents are made as by default (see `createParents`).
+   * A container that never had a child stays. Creating a child under a container the server
+   * just reaped fails with NO_NODE: make the child with `createParents`.
+   */
+  CONTAINER: 'CONTAINER',
+  /**
+   * A persistent znode the server deletes once it has no children and its data was not set
+   * for `ttlMs` (counted from mtime). Needs `zookeeper.extendedTypesEnabled=true` on the server.
+   */
+  PERSISTENT_WITH_TTL: 'PERSISTENT_WITH_TTL',
+  /** {@link CreateMode.PERSISTENT_WITH_TTL} with a sequence suffix, as PERSISTENT_SEQUENTIAL. */
+  PERSISTENT_SEQUENTIAL_WITH_TTL: 'PERSISTENT_SEQUENTIAL_WITH_TTL',
 } as const;
 export type CreateMode = (typeof CreateMode)[keyof typeof CreateMode];
 
@@ -126,6 +149,8 @@ export type WireTransactionOp =
       readonly data: Buffer;
       readonly acl: readonly Acl[];
       readonly mode: CreateMode;
+      /** The time to live of a TTL mode; undefined for every other mode. */
+      readonly ttlMs?: number | undefined;
     }
   | { readonly type: 'delete'; readonly path: string; readonly version: number }
   | {

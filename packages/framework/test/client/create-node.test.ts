@@ -118,7 +118,62 @@ describe('FrameworkClient.create', () => {
     assert.equal(zk.childrenOf('/q').length, 2);
   });
 
-  it('createParents makes missing parents PERSISTENT with empty data and the provider ACL', async () => {
+  it('createParents makes missing parents CONTAINERs by default, the leaf in its own mode', async () => {
+    const { zk, client } = await fakeSetup();
+    await client.create('/c1/c2/leaf', { createParents: true });
+    assert.equal(zk.modes.get('/c1'), 'CONTAINER');
+    assert.equal(zk.modes.get('/c1/c2'), 'CONTAINER');
+    assert.equal(zk.modes.get('/c1/c2/leaf'), 'PERSISTENT');
+  });
+
+  it("createParents makes PERSISTENT parents with useContainerParents: false (Curator's dontUseContainerParents)", async () => {
+    const { zk, client } = await fakeSetup({ useContainerParents: false });
+    await client.create('/p1/p2/leaf', { createParents: true });
+    assert.equal(zk.modes.get('/p1'), 'PERSISTENT');
+    assert.equal(zk.modes.get('/p1/p2'), 'PERSISTENT');
+  });
+
+  it('containerParents on the call overrides the client either way', async () => {
+    const { zk, client } = await fakeSetup();
+    await client.create('/o1/leaf', { createParents: true, containerParents: false });
+    assert.equal(zk.modes.get('/o1'), 'PERSISTENT');
+    const { zk: zk2, client: client2 } = await fakeSetup({ useContainerParents: false });
+    await client2.create('/o2/leaf', { createParents: true, containerParents: true });
+    assert.equal(zk2.modes.get('/o2'), 'CONTAINER');
+  });
+
+  it('the namespace node is a CONTAINER (as Curator makes it), PERSISTENT when opted out', async () => {
+    const { zk, client } = await fakeSetup({ namespace: 'ns1' });
+    await client.create('/a');
+    assert.equal(zk.modes.get('/ns1'), 'CONTAINER');
+    assert.equal(zk.modes.get('/ns1/a'), 'PERSISTENT');
+    const opted = await fakeSetup({ namespace: 'ns2', useContainerParents: false });
+    await opted.client.create('/a');
+    assert.equal(opted.zk.modes.get('/ns2'), 'PERSISTENT');
+  });
+
+  it('createParents makes the parent again when it vanishes between ensure and create (a reaped container)', async () => {
+    const { zk, client } = await fakeSetup();
+    zk.seed('/r');
+    // The server reaps /r/p right after we made it: the first create under it fails NO_NODE.
+    zk.failNext('create', { code: ZooKeeperErrorCode.NO_NODE, path: (p) => p === '/r/p/leaf' });
+    zk.failNext('create', { code: ZooKeeperErrorCode.NO_NODE, path: (p) => p === '/r/p/leaf' });
+    assert.equal(await client.create('/r/p/leaf', { createParents: true }), '/r/p/leaf');
+    assert.equal(zk.modes.get('/r/p'), 'CONTAINER');
+  });
+
+  it('createParents starts again from the top when an ancestor vanishes while it makes the parents', async () => {
+    const { zk, client } = await fakeSetup();
+    // /e1 is made, then (as a reaped container would) creating /e1/e2 under it fails NO_NODE once.
+    zk.failNext('create', { code: ZooKeeperErrorCode.NO_NODE, path: (p) => p === '/e1/e2' });
+    assert.equal(await client.create('/e1/e2/leaf', { createParents: true }), '/e1/e2/leaf');
+    assert.deepEqual(
+      zk.calls.filter((c) => c.op === 'create').map((c) => c.path),
+      ['/e1/e2/leaf', '/e1', '/e1/e2', '/e1/e2', '/e1/e2/leaf'],
+    );
+  });
+
+  it('createParents makes missing parents with empty data and the provider ACL', async () => {
     const { zk, client } = await fakeSetup({ aclProvider: aclProviderFrom(READ_ONLY_ACL) });
     const leafAcl: readonly Acl[] = OPEN_ACL_UNSAFE;
     const path = await client.create('/a/b/c', {

@@ -36,6 +36,8 @@ export interface FakeSetupOptions {
   namespace?: string;
   retryPolicy?: RetryPolicy;
   aclProvider?: AclProvider;
+  /** The client's useContainerParents. Default true (as createFramework). */
+  useContainerParents?: boolean;
   /** Call start() on the client. Default true. */
   start?: boolean;
 }
@@ -82,6 +84,7 @@ export async function fakeSetup(options: FakeSetupOptions = {}): Promise<FakeSet
         lastHeardMs: () => undefined,
         watchBudget: () => ({ budgetBytes: 512 * 1024, usedBytes: 0 }),
       }),
+    useContainerParents: options.useContainerParents ?? true,
   };
   const lifecycle = {
     closeCalls: 0,

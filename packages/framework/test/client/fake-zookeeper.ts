@@ -155,6 +155,9 @@ export class FakeZooKeeper implements ZooKeeperOperations {
     this.#fire(this.#dataWatches, event.path, event.type);
   }
 
+  /** The mode each node was created in (a container or TTL node is otherwise a plain node here). */
+  readonly modes = new Map<string, CreateMode>();
+
   create(path: string, data: Buffer, acl: readonly Acl[], mode: CreateMode): Promise<string> {
     return this.#call('create', path, () => this.#create(path, data, acl, mode, this.sessionId));
   }
@@ -232,6 +235,20 @@ export class FakeZooKeeper implements ZooKeeperOperations {
       node.aversion++;
       return this.#stat(node);
     });
+  }
+
+  sync(path: string): Promise<void> {
+    return this.#call('sync', path, () => undefined);
+  }
+
+  // getEphemerals and getAllChildrenNumber are proven on the real server
+  // (test/integration/extended-requests).
+  getEphemerals(): Promise<string[]> {
+    return Promise.reject(new Error('FakeZooKeeper has no getEphemerals'));
+  }
+
+  getAllChildrenNumber(): Promise<number> {
+    return Promise.reject(new Error('FakeZooKeeper has no getAllChildrenNumber'));
   }
 
   // Persistent watches are proven on the real server (test/integration/persistent-watches).
@@ -342,11 +359,12 @@ export class FakeZooKeeper implements ZooKeeperOperations {
     }
     let actual = path;
     let actualName = name;
-    if (mode === 'PERSISTENT_SEQUENTIAL' || mode === 'EPHEMERAL_SEQUENTIAL') {
+    if (mode.includes('SEQUENTIAL')) {
       actualName = `${name}${String(parent.cversion).padStart(10, '0')}`;
       actual = parentPath === '/' ? `/${actualName}` : `${parentPath}/${actualName}`;
     }
     if (this.#nodes.has(actual)) throw err(ZooKeeperErrorCode.NODE_EXISTS, actual);
+    this.modes.set(actual, mode);
     const ephemeral = mode === 'EPHEMERAL' || mode === 'EPHEMERAL_SEQUENTIAL';
     const node = this.#newNode(Buffer.from(data), acl, ephemeral ? (owner ?? 0n) : 0n);
     this.#nodes.set(actual, node);

@@ -82,8 +82,12 @@ describe('FrameworkClient.transaction', () => {
       /op 1 \(setData\): data is 2000000 bytes/,
     );
     await assert.rejects(
-      client.transaction([op.create('/c', { mode: 'CONTAINER' as 'PERSISTENT' })]),
-      /op 0 \(create\): mode CONTAINER is not supported/,
+      client.transaction([op.create('/c'), op.create('/t', { mode: 'PERSISTENT_WITH_TTL' })]),
+      /op 1 \(create\): mode PERSISTENT_WITH_TTL needs ttlMs/,
+    );
+    await assert.rejects(
+      client.transaction([op.create('/c', { mode: 'CONTAINER', ttlMs: 5 })]),
+      /op 0 \(create\): ttlMs is only for PERSISTENT_WITH_TTL/,
     );
     assert.deepEqual(zk.calls, []);
   });

@@ -54,13 +54,48 @@ describe('FrameworkClient input validation (before anything is sent)', () => {
       /mode must be one of PERSISTENT, EPHEMERAL/,
     ));
 
-  for (const mode of ['CONTAINER', 'PERSISTENT_WITH_TTL', 'PERSISTENT_SEQUENTIAL_WITH_TTL']) {
-    it(`rejects ${mode} with a message about container/TTL nodes`, () =>
+  for (const mode of ['PERSISTENT_WITH_TTL', 'PERSISTENT_SEQUENTIAL_WITH_TTL'] as const) {
+    it(`rejects ${mode} without ttlMs`, () =>
+      rejectsBeforeSending((c) => c.create('/a', { mode }), /needs ttlMs, a whole number/));
+
+    for (const ttlMs of [0, -1, 1.5, 0x100_0000_0000, Number.NaN]) {
+      it(`rejects ${mode} with ttlMs ${ttlMs} (outside 1..0xFFFFFFFFFF)`, () =>
+        rejectsBeforeSending(
+          (c) => c.create('/a', { mode, ttlMs }),
+          /from 1 to 1099511627775 \(0xFFFFFFFFFF\)/,
+        ));
+    }
+  }
+
+  for (const mode of ['PERSISTENT', 'EPHEMERAL', 'CONTAINER', undefined] as const) {
+    it(`rejects ttlMs with mode ${String(mode)}`, () =>
       rejectsBeforeSending(
-        (c) => c.create('/a', { mode: anyMode(mode) }),
-        /cannot create container or TTL nodes/,
+        (c) => c.create('/a', { mode, ttlMs: 1000 }),
+        /ttlMs is only for PERSISTENT_WITH_TTL and PERSISTENT_SEQUENTIAL_WITH_TTL/,
       ));
   }
+
+  it('rejects protection with mode CONTAINER', () =>
+    rejectsBeforeSending(
+      (c) => c.create('/a', { mode: 'CONTAINER', protection: true }),
+      /protection is not available with mode CONTAINER/,
+    ));
+
+  it('rejects a containerParents that is not a boolean', () =>
+    rejectsBeforeSending(
+      (c) =>
+        c.create('/a/b', { createParents: true, containerParents: 'no' as unknown as boolean }),
+      /containerParents must be true or false/,
+    ));
+
+  it('rejects a bad path or signal on sync, getEphemerals and getAllChildrenNumber', async () => {
+    await rejectsBeforeSending((c) => c.sync('a'), /must start with "\/"/);
+    await rejectsBeforeSending((c) => c.getEphemerals('/a/'), /must not end with "\/"/);
+    await rejectsBeforeSending(
+      (c) => c.getAllChildrenNumber('/a', { signal: 'x' as unknown as AbortSignal }),
+      /signal/,
+    );
+  });
 
   it('rejects a version below -1', () =>
     rejectsBeforeSending((c) => c.delete('/a', { version: -2 }), /version must be a whole number/));

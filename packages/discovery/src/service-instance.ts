@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import { networkInterfaces } from 'node:os';
+import { describeValue, InvalidArgumentError, validatePath } from '@zkrecipes/framework';
+import { booleanOption, checkOptionsObject } from '@zkrecipes/framework/recipe-support';
+import type { JsonValue } from './jackson-json.js';
+import { ServiceType } from './service-type.js';
+import { UriSpec } from './uri-spec.js';
+
+/** A payload: a JSON object (Curator's Map payload, or the fields of a Java payload class). */
+export type ServicePayload = { readonly [key: string]: JsonValue };
+
+/**
+ * One registered instance of a service, with the fields of Curator's `ServiceInstance` under
+ * the names its JSON uses. Absent values (Java's nulls) are undefined.
+ */
+export interface ServiceInstance<P extends ServicePayload = ServicePayload> {
+  /** The service's name: the node under the base path that holds its instances. */
+  readonly name: string;
+  /** This instance's id: its node's name (for DYNAMIC_SEQUENTIAL, the prefix). */
+  readonly id: string;
+  /** Host name or IP address. */
+  readonly address: string | undefined;
+  /** Plain port. */
+  readonly port: number | undefined;
+  /** TLS port; its presence makes `{scheme}` `https`. */
+  readonly sslPort: number | undefined;
+  /** Application data, a JSON object (Curator writes it with its Java class in `@class`). */
+  readonly payload: P | undefined;
+  /** Epoch milliseconds of the registration. */
+  readonly registrationTimeUTC: number;
+  /** How long the registration lives. */
+  readonly serviceType: ServiceType;
+  /** The URI template of the instance. */
+  readonly uriSpec: UriSpec | undefined;
+  /**
+   * Whether providers hand it out. Written only by a serializer in non-compatible mode, as in
+   * Curator; read as true when absent.
+   */
+  readonly enabled: boolean;
+}
+
+/** Options of {@link createServiceInstance}: the fields, with defaults for most. */
+export interface ServiceInstanceOptions<P extends ServicePayload = ServicePayload> {
+  /** Required: the service's name (one node name: no "/", not "." or ".."). */
+  readonly name: string;
+  /** Default: a random UUID (as Curator's builder). One node name. */
+  readonly id?: string | undefined;
+  /**
+   * Default: the first non-internal IPv4 address of this host (as Curator's builder); null
+   * for none (Curator's `address(null)`).
+   */
+  readonly address?: string | null | undefined;
+  /** 1-65535. Default: none. */
+  readonly port?: number | undefined;
+  /** 1-65535. Default: none. */
+  readonly sslPort?: number | undefined;
+  /** A JSON object. Default: none. */
+  readonly payload?: P | undefined;
+  /** Default: now. */
+  readonly registrationTimeUTC?: number | undefined;
+  /** Default: DYNAMIC. */
+  readonly serviceType?: ServiceType | undefined;
+  /** A template such as `{scheme}://{address}:{port}`, or a UriSpec. Default: none. */
+  readonly uriSpec?: string | UriSpec | undefined;
+  /** Default: true. */
+  readonly enabled?: boolean | undefined;
+}
+
+/**
+ * A checked, frozen ServiceInstance (Curator's `ServiceInstance.builder()`). Every field is
+ * checked here, so a bad one fails with InvalidArgumentError before anything is sent; the
+ * payload is checked by the serializer when the instance is registered.
+ */
+export function createServiceInstance<P extends ServicePayload = ServicePayload>(
+  options: ServiceInstanceOptions<P>,
+): ServiceInstance<P> {
+  if (options === undefined)
+    throw new InvalidArgumentError('service instance options are required');
+  checkOptionsObject(options);
+  const serviceType = options.serviceType ?? ServiceType.DYNAMIC;
+  if (!Object.values(ServiceType).includes(serviceType)) {
+    throw new InvalidArgumentError(`unknown serviceType ${describeValue(serviceType)}`);
+  }
+  const name = checkNodeName('name', options.name, false);
+  const id = checkNodeName(
+    'id',
+    options.id ?? randomUUID(),
+    serviceType === ServiceType.DYNAMIC_SEQUENTIAL,
+  );
+  const address = options.address === undefined ? defaultAddress() : (options.address ?? undefined);
+  if (address !== undefined && typeof address !== 'string') {
+    throw new InvalidArgumentError(`address must be a string; got ${describeValue(address)}`);
+  }
+  const registrationTimeUTC = options.registrationTimeUTC ?? Date.now();
+  if (!Number.isSafeInteger(registrationTimeUTC) || registrationTimeUTC < 0) {
+    throw new InvalidArgumentError(
+      `registrationTimeUTC must be a whole number of ms >= 0; got ${describeValue(registrationTimeUTC)}`,
+    );
+  }
+  const payload = options.payload;
+  if (
+    payload !== undefined &&
+    (typeof payload !== 'object' || payload === null || Array.isArray(payload))
+  ) {
+    throw new InvalidArgumentError(`payload must be a JSON object; got ${describeValue(payload)}`);
+  }
+  const uriSpec = options.uriSpec;
+  if (uriSpec !== undefined && typeof uriSpec !== 'string' && !(uriSpec instanceof UriSpec)) {
+    throw new InvalidArgumentError(
+      `uriSpec must be a template string or a UriSpec; got ${describeValue(uriSpec)}`,
+    );
+  }
+  return Object.freeze({
+    name,
+    id,
+    address,
+    port: checkPort('port', options.port),
+    sslPort: checkPort('sslPort', options.sslPort),
+    payload,
+    registrationTimeUTC,
+    serviceType,
+    uriSpec: typeof uriSpec === 'string' ? new UriSpec(uriSpec) : uriSpec,
+    enabled: booleanOption('enabled', options.enabled, true),
+  });
+}
+
+/** The instance's URI from its uriSpec (Curator's `buildUriSpec()`); '' without one. */
+export function buildUri(
+  instance: ServiceInstance,
+  variables: Readonly<Record<string, unknown>> = {},
+): string {
+  return instance.uriSpec?.build(instance, variables) ?? '';
+}
+
+/** A node name ZooKeeper accepts under the service path; `sequential` allows an empty prefix. */
+export function checkNodeName(what: string, value: unknown, sequential: boolean): string {
+  if (typeof value !== 'string' || (value.length === 0 && !sequential)) {
+    throw new InvalidArgumentError(
+      `${what} must be a non-empty string; got ${describeValue(value)}`,
+    );
+  }
+  if (value.includes('/')) {
+    throw new InvalidArgumentError(`${what} ${describeValue(value)} must not contain "/"`);
+  }
+  try {
+    validatePath(`/${value}`, { sequential, allowRoot: false });
+  } catch (error) {
+    throw new InvalidArgumentError(
+      `${what} ${describeValue(value)} is not a valid node name: ${(error as Error).message}`,
+    );
+  }
+  return value;
+}
+
+function checkPort(what: string, value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 65535) {
+    throw new InvalidArgumentError(
+      `${what} must be a port number 1-65535; got ${describeValue(value)}`,
+    );
+  }
+  return value;
+}
+
+function defaultAddress(): string | undefined {
+  for (const entries of Object.values(networkInterfaces())) {
+    for (const entry of entries ?? []) {
+      if (entry.family === 'IPv4' && !entry.internal) return entry.address;
+    }
+  }
+  return undefined;
+}

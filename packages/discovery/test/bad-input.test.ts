@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  InvalidArgumentError,
+  MAX_NODE_DATA_BYTES,
+  type FrameworkClient,
+} from '@zkrecipes/framework';
+import { TestingServer, uniquePath } from '@zkrecipes/testing';
+import {
+  createServiceInstance,
+  JsonInstanceSerializer,
+  ServiceDiscovery,
+  UriSpec,
+  type ServiceInstance,
+  type ServiceInstanceOptions,
+} from '../src/index.js';
+import { startClient } from './helpers.js';
+
+const invalid = (options: unknown): (() => unknown) => {
+  return () => createServiceInstance(options as ServiceInstanceOptions);
+};
+
+describe('discovery bad input', () => {
+  let server: TestingServer;
+  let client: FrameworkClient;
+  before(async () => {
+    server = await TestingServer.start();
+    client = await startClient(server.connectString);
+  });
+  after(async () => {
+    await client.close();
+    await server.close();
+  });
+
+  it('createServiceInstance rejects bad names, ids, ports, types, times, payloads and uriSpecs', () => {
+    const cases: unknown[] = [
+      undefined,
+      'api',
+      { name: '' },
+      { name: 'a/b' },
+      { name: '..' },
+      { name: 42 },
+      { name: 'bad\u0001char' },
+      { name: 'api', id: '' },
+      { name: 'api', id: 'x/y' },
+      { name: 'api', port: 0 },
+      { name: 'api', port: 65536 },
+      { name: 'api', port: 80.5 },
+      { name: 'api', port: '80' },
+      { name: 'api', sslPort: -1 },
+      { name: 'api', serviceType: 'EPHEMERAL' },
+      { name: 'api', registrationTimeUTC: -1 },
+      { name: 'api', registrationTimeUTC: 1.5 },
+      { name: 'api', payload: [1, 2] },
+      { name: 'api', payload: 'text' },
+      { name: 'api', uriSpec: '{scheme' },
+      { name: 'api', uriSpec: 'x}' },
+      { name: 'api', uriSpec: '{a{b}}' },
+      { name: 'api', uriSpec: 42 },
+      { name: 'api', enabled: 'yes' },
+      { name: 'api', address: 42 },
+    ];
+    for (const options of cases) {
+      assert.throws(invalid(options), InvalidArgumentError, JSON.stringify(options));
+    }
+    // An empty id is allowed for DYNAMIC_SEQUENTIAL: the node is then just the counter.
+    assert.equal(
+      createServiceInstance({ name: 'api', id: '', serviceType: 'DYNAMIC_SEQUENTIAL' }).id,
+      '',
+    );
+  });
+
+  it('payloads that do not serialize fail in the serializer with InvalidArgumentError', () => {
+    const serializer = new JsonInstanceSerializer();
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const payloads: unknown[] = [
+      { f: () => 1 },
+      { u: undefined },
+      { n: Number.NaN },
+      { i: Number.POSITIVE_INFINITY },
+      { s: Symbol('x') },
+      { d: new Date(0) },
+      { lone: '\uD83D' },
+      { '\uDE00': 'lone in a key' },
+      cyclic,
+      { '@class': 'com.example.Mine' },
+      { big: 'x'.repeat(MAX_NODE_DATA_BYTES) },
+    ];
+    for (const payload of payloads) {
+      const instance = createServiceInstance({
+        name: 'api',
+        payload: payload as ServiceInstanceOptions['payload'],
+      });
+      assert.throws(() => serializer.serialize(instance), InvalidArgumentError);
+    }
+    assert.throws(
+      () => new JsonInstanceSerializer({ payloadClass: 'not a class' }),
+      InvalidArgumentError,
+    );
+    assert.throws(
+      () => new JsonInstanceSerializer({ compatibleMode: 'yes' as never }),
+      InvalidArgumentError,
+    );
+  });
+
+  it('ServiceDiscovery rejects bad arguments before anything is sent', async () => {
+    const base = uniquePath('bad');
+    assert.throws(() => new ServiceDiscovery({} as FrameworkClient, base), InvalidArgumentError);
+    assert.throws(() => new ServiceDiscovery(client, 'relative'), InvalidArgumentError);
+    assert.throws(() => new ServiceDiscovery(client, '/'), InvalidArgumentError);
+    assert.throws(() => new ServiceDiscovery(client, `${base}/`), InvalidArgumentError);
+    assert.throws(
+      () => new ServiceDiscovery(client, base, { serializer: {} as JsonInstanceSerializer }),
+      InvalidArgumentError,
+    );
+    assert.throws(
+      () =>
+        new ServiceDiscovery(client, base, {
+          thisInstance: createServiceInstance({ name: 'x', payload: { u: undefined as never } }),
+        }),
+      InvalidArgumentError,
+    );
+    await using discovery = new ServiceDiscovery(client, base);
+    await discovery.start();
+    const good = createServiceInstance({ name: 'api', id: 'a' });
+    const forged = { ...good, id: 'x/y' } as ServiceInstance;
+    const huge = createServiceInstance({ name: 'api', payload: { big: 'x'.repeat(1_100_000) } });
+    await assert.rejects(discovery.registerService(forged), InvalidArgumentError);
+    await assert.rejects(discovery.registerService(huge), InvalidArgumentError);
+    await assert.rejects(discovery.registerService(null as never), InvalidArgumentError);
+    await assert.rejects(discovery.registerService(good, { timeoutMs: -1 }), InvalidArgumentError);
+    await assert.rejects(
+      discovery.registerService(good, { signal: 'x' as never }),
+      InvalidArgumentError,
+    );
+    await assert.rejects(discovery.updateService(huge), InvalidArgumentError);
+    await assert.rejects(discovery.queryForInstances('a/b'), InvalidArgumentError);
+    await assert.rejects(discovery.queryForInstance('api', ''), InvalidArgumentError);
+    await assert.rejects(discovery.queryForNames([] as never), InvalidArgumentError);
+    await assert.rejects(discovery.unregisterService(42 as never), InvalidArgumentError);
+    assert.throws(() => discovery.serviceCache('a/b'), InvalidArgumentError);
+    assert.throws(
+      () => discovery.serviceProvider('api', { strategy: {} as never }),
+      InvalidArgumentError,
+    );
+    assert.throws(
+      () => discovery.serviceProvider('api', { downInstancePolicy: { errorThreshold: 0 } }),
+      InvalidArgumentError,
+    );
+    assert.throws(
+      () => discovery.serviceProvider('api', { filters: [42] as never }),
+      InvalidArgumentError,
+    );
+    const cache = discovery.serviceCache('api');
+    assert.throws(() => cache.on('changed' as never, () => undefined), InvalidArgumentError);
+    // Nothing reached the server.
+    assert.equal(await client.exists(base), null);
+  });
+
+  it('UriSpec builds as Curator does', () => {
+    const spec = new UriSpec('{scheme}://{address}:{port}{[}{missing}{]}/{ name }');
+    const instance = createServiceInstance({ name: 'api', address: 'h', port: 80 });
+    assert.equal(spec.build(instance), 'http://h:80{}/api');
+    assert.equal(
+      spec.build(createServiceInstance({ name: 'api', address: 'h', port: 80, sslPort: 443 })),
+      'https://h:80{}/api',
+    );
+    assert.equal(spec.build(undefined, { address: 'x', port: 1 }), 'http://x:1{}/');
+    assert.equal(spec.toString(), '{scheme}://{address}:{port}{[}{missing}{]}/{name}');
+  });
+});
