@@ -3,12 +3,13 @@
 // in-memory reader and span exporter; then every metric has the expected count or a value in
 // the expected range. Each client gets its own SDK, so each figure is one client's.
 import assert from 'node:assert/strict';
+import { filter, firstValueFrom } from 'rxjs';
 import { after, before, describe, it } from 'node:test';
 import { createFramework, RetryNTimes, type FrameworkClient } from '@zkrecipes/framework';
 import { InterProcessMutex } from '@zkrecipes/locks';
 import { LeaderLatch } from '@zkrecipes/leader';
 import { DistributedQueue, jsonSerializer } from '@zkrecipes/queues';
-import { PathChildrenCache, StartMode } from '@zkrecipes/caches';
+import { CuratorCache, PathChildrenCache, StartMode } from '@zkrecipes/caches';
 import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { OtelCapture } from './otel-capture.js';
@@ -90,9 +91,18 @@ describe('observability acceptance: a scripted run on a real server', () => {
     for (let i = 0; i < 5; i++) await a.create(`${cachePath}/c${i}`, { createParents: true });
     const cache = new PathChildrenCache(b, cachePath);
     await cache.start(StartMode.BUILD_INITIAL_CACHE);
+    const tree = new CuratorCache(a, cachePath);
+    await tree.start();
+    await firstValueFrom(tree.initialized.pipe(filter(Boolean)));
     await a.create(`${cachePath}/c5`);
     await waitFor(() => cache.getCurrentData().length === 6, { message: 'cache sees c5' });
-    const [entries] = await otelB.points('zkrecipes.cache.entries');
+    await waitFor(() => tree.size === 7, { message: 'CuratorCache sees c5' });
+    const [entries] = await otelB.points('zkrecipes.cache.entries', {
+      'zkrecipes.recipe': 'PathChildrenCache',
+    });
+    const [treeEntries] = await otelA.points('zkrecipes.cache.entries', {
+      'zkrecipes.recipe': 'CuratorCache',
+    });
 
     // --- A server restart, B holding the lock: SUSPENDED, its lost signal, RECONNECTED.
     const hold = mutexB.hold!;
@@ -139,6 +149,7 @@ describe('observability acceptance: a scripted run on a real server', () => {
     await producer.close();
     await consumer.close();
     await cache.close();
+    await tree.close();
 
     // ===== Framework metrics, per client
     for (const [name, otel, client] of [
@@ -298,5 +309,22 @@ describe('observability acceptance: a scripted run on a real server', () => {
       1,
     );
     assert.equal(entries?.value, 6);
+    const TREE = { 'zkrecipes.recipe': 'CuratorCache' };
+    assert.equal(treeEntries?.value, 7, 'the root and its six children');
+    assert.equal(await otelA.total('zkrecipes.cache.initial_load.duration', TREE), 1);
+    assert.equal(
+      await otelA.total('zkrecipes.cache.events', {
+        ...TREE,
+        'zkrecipes.cache.event': 'NODE_CREATED',
+      }),
+      7,
+    );
+    assert.equal(
+      await otelA.total('zkrecipes.cache.events', {
+        ...TREE,
+        'zkrecipes.cache.event': 'INITIALIZED',
+      }),
+      1,
+    );
   });
 });
