@@ -32,14 +32,19 @@ const SECONDS_BUCKETS = [
 
 /** What `createFramework` passes in (its `meterProvider`, `tracerProvider`, `telemetryPaths`). */
 export interface ClientTelemetryOptions {
+  /** Default: the global one. */
   readonly meterProvider?: MeterProvider | undefined;
+  /** Default: the global one. */
   readonly tracerProvider?: TracerProvider | undefined;
+  /** Add `zkrecipes.path` to recipe attributes. Default false. */
   readonly recordPaths?: boolean | undefined;
 }
 
 /** Describes an instrument: what it measures and in which unit (UCUM, e.g. `s`, `By`, `{item}`). */
 export interface InstrumentDescription {
+  /** What it measures, in a sentence. */
   readonly description: string;
+  /** Its unit, UCUM: `s`, `By`, `{item}`. */
   readonly unit: string;
 }
 
@@ -49,7 +54,9 @@ export interface InstrumentDescription {
  * (`telemetryPaths: true`), so by default every attribute has a small fixed set of values.
  */
 export class ClientTelemetry {
+  /** The meter every instrument of the client and its recipes belongs to. */
   readonly meter: Meter;
+  /** The tracer of every span of the client and its recipes. */
   readonly tracer: Tracer;
   /** False when no SDK is installed (and no provider given): recording costs nothing then. */
   readonly metricsEnabled: boolean;
@@ -58,6 +65,7 @@ export class ClientTelemetry {
   readonly #instruments = new Map<string, unknown>();
   readonly #gauges = new Map<string, GaugeSources>();
 
+  /** Made once per client by createFramework. */
   constructor(options: ClientTelemetryOptions = {}) {
     const meterProvider = options.meterProvider ?? metrics.getMeterProvider();
     const tracerProvider = options.tracerProvider ?? trace.getTracerProvider();

@@ -4,8 +4,11 @@ import type { ClientHealth } from './client-health.js';
 
 /** The part of `http.ServerResponse` the readiness handler writes to. */
 export interface ReadinessResponse {
+  /** Set to 200 (ready) or 503. */
   statusCode: number;
+  /** Sets `content-type: application/json`. */
   setHeader(name: string, value: string): unknown;
+  /** Sends the health snapshot as JSON. */
   end(body: string): unknown;
 }
 
@@ -21,6 +24,7 @@ export interface ReadinessHandlerOptions {
 
 /** Something with a `health()`: a FrameworkClient. */
 export interface HasHealth {
+  /** A snapshot of the client's health. */
   health(): ClientHealth;
 }
 
