@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { filter, firstValueFrom } from 'rxjs';
 import { after, before, describe, it } from 'node:test';
 import { createFramework, RetryNTimes, type FrameworkClient } from '@zkrecipes/framework';
-import { InterProcessMutex } from '@zkrecipes/locks';
+import { InterProcessMutex, InterProcessSemaphoreV2 } from '@zkrecipes/locks';
 import { LeaderLatch } from '@zkrecipes/leader';
 import { DistributedQueue, jsonSerializer } from '@zkrecipes/queues';
 import { CuratorCache, PathChildrenCache, StartMode } from '@zkrecipes/caches';
@@ -69,6 +69,12 @@ describe('observability acceptance: a scripted run on a real server', () => {
     await mutexA.release();
     await waiting;
     const waitedAtLeastMs = performance.now() - releasedAt;
+
+    // --- A semaphore of one lease: A takes it, B's acquire(1, 0) is refused, A gives it back.
+    const semaphorePath = uniquePath('semaphore');
+    const leaseA = await new InterProcessSemaphoreV2(a, semaphorePath, 1).acquire();
+    assert.equal(await new InterProcessSemaphoreV2(b, semaphorePath, 1).acquire(1, 0), undefined);
+    await leaseA.close();
 
     // --- A leader failover: A leads, B waits; A closes and B takes over.
     const latchPath = uniquePath('leader');
@@ -232,13 +238,33 @@ describe('observability acceptance: a scripted run on a real server', () => {
     assert.equal(await otelA.total('zkrecipes.lock.lost', MUTEX), 0);
     assert.equal(await otelA.total('zkrecipes.lock.held', MUTEX), 0);
     assert.equal(await otelB.total('zkrecipes.lock.held', MUTEX), 0);
-    const lockSpansB = otelB.spans('zkrecipes.lock.acquire');
+    const lockSpansB = otelB
+      .spans('zkrecipes.lock.acquire')
+      .filter((s) => s.attributes['zkrecipes.recipe'] === 'InterProcessMutex');
     assert.deepEqual(lockSpansB.map((s) => s.attributes['zkrecipes.lock.outcome']).sort(), [
       'acquired',
       'timed_out',
       'timed_out',
     ]);
     assert.equal(lockSpansB[0]!.attributes['zkrecipes.path'], undefined, 'no path unless opted in');
+
+    const SEMAPHORE = { 'zkrecipes.recipe': 'InterProcessSemaphoreV2' };
+    assert.equal(
+      await otelA.total('zkrecipes.lock.acquire.wait', {
+        ...SEMAPHORE,
+        'zkrecipes.lock.outcome': 'acquired',
+      }),
+      1,
+    );
+    assert.equal(await otelA.total('zkrecipes.lock.hold.duration', SEMAPHORE), 1);
+    assert.equal(await otelA.total('zkrecipes.lock.held', SEMAPHORE), 0);
+    assert.equal(
+      await otelB.total('zkrecipes.lock.try_acquire', {
+        ...SEMAPHORE,
+        'zkrecipes.lock.outcome': 'timed_out',
+      }),
+      1,
+    );
 
     // ===== Leader
     const transitions = (otel: OtelCapture, event: string) =>
