@@ -11,6 +11,9 @@ import {
 import type { QueueEvent } from './queue-events.js';
 
 type Outcome = 'ok' | 'error';
+
+/** What putStarted returns when no SDK records anything. */
+const NOTHING = (): void => undefined;
 type Redelivery = 'requeue' | 'lock_lost' | 'released';
 
 /** One consumer call being measured; `end` it once. */
@@ -62,6 +65,7 @@ export class QueueTelemetry {
 
   /** A put began; the returned function records its duration once it ended. */
   putStarted(): (error?: unknown) => void {
+    if (!this.#telemetry.metricsEnabled) return NOTHING;
     const startMs = performance.now();
     return (error) =>
       this.#telemetry
