@@ -8,7 +8,7 @@ import {
   type Stat,
   validatePath,
 } from '@zkrecipes/framework';
-import { checkClient, checkOptionsObject } from '@zkrecipes/framework/recipe-support';
+import { checkClient, checkRecipeOptions } from '@zkrecipes/framework/recipe-support';
 import { InterProcessMutex, runInFlow } from '@zkrecipes/locks';
 import { type AtomicValue, MutableAtomicValue } from './atomic-value.js';
 import { checkBytes, sameBytes } from './bytes.js';
@@ -72,7 +72,7 @@ export class DistributedAtomicValue {
     checkClient(new.target.name, client);
     validatePath(path);
     this.#retryPolicy = checkRetryPolicy('retryPolicy', retryPolicy);
-    checkOptionsObject(options);
+    checkRecipeOptions(new.target.name, options, ['promotedToLock']);
     this.#promotion = checkPromotion(options.promotedToLock);
     this.#client = client;
     this.#path = path;

@@ -1,10 +1,12 @@
-import { concatMap, type Observable } from 'rxjs';
+import { concatMap } from 'rxjs';
 import {
   describeValue,
   type FrameworkClient,
   InvalidArgumentError,
   type RecipeError,
   type RecipeState,
+  type IterableObservable,
+  iterableObservable,
 } from '@zkrecipes/framework';
 import { checkClient } from '@zkrecipes/framework/recipe-support';
 import type { CallOptions } from './call-options.js';
@@ -30,6 +32,7 @@ export type SharedCountListener = (count: number) => unknown;
  */
 export class SharedCount {
   readonly #value: SharedValue;
+  #counts: IterableObservable<VersionedValue<number>> | undefined;
   readonly #path: string;
 
   /**
@@ -57,20 +60,23 @@ export class SharedCount {
    * The cached count with its zxid and version over time; replays the current one to each new
    * subscriber. A node value that is not a count (fewer than 4 bytes) is left out.
    */
-  get counts(): Observable<VersionedValue<number>> {
-    return this.#value.values.pipe(
-      concatMap((versioned) => {
-        try {
-          return [this.#toCount(versioned)];
-        } catch {
-          return [];
-        }
-      }),
+  get counts(): IterableObservable<VersionedValue<number>> {
+    this.#counts ??= iterableObservable(
+      this.#value.values.pipe(
+        concatMap((versioned) => {
+          try {
+            return [this.#toCount(versioned)];
+          } catch {
+            return [];
+          }
+        }),
+      ),
     );
+    return this.#counts;
   }
 
   /** Background failures: a listener that threw, a read that failed for good, a corrupted node. */
-  get errors(): Observable<RecipeError> {
+  get errors(): IterableObservable<RecipeError> {
     return this.#value.errors;
   }
 

@@ -1,4 +1,4 @@
-import { BehaviorSubject, Subject, type Observable } from 'rxjs';
+import { BehaviorSubject, Subject } from 'rxjs';
 import {
   ClosedError,
   type ConnectionState,
@@ -18,13 +18,15 @@ import {
   type Stat,
   validatePath,
   WatchEventType,
+  type IterableObservable,
+  iterableObservable,
 } from '@zkrecipes/framework';
 import {
   checkClient,
   checkListener,
-  checkOptionsObject,
   EventDispatcher,
   RearmableWatch,
+  checkRecipeOptions,
 } from '@zkrecipes/framework/recipe-support';
 import { checkBytes, sameBytes } from './bytes.js';
 import { checkCallOptions, type CallOptions } from './call-options.js';
@@ -81,6 +83,7 @@ export class SharedValue {
   readonly #component: string;
   readonly #logger: Logger;
   readonly #current: BehaviorSubject<VersionedValue<Uint8Array>>;
+  #values: IterableObservable<VersionedValue<Uint8Array>> | undefined;
   readonly #dispatcher: EventDispatcher<SharedValueEvent>;
   readonly #closing = new AbortController();
   readonly #watch: RearmableWatch;
@@ -99,7 +102,7 @@ export class SharedValue {
     seedValue: Uint8Array,
     options: SharedValueOptions = {},
   ) {
-    checkOptionsObject(options);
+    checkRecipeOptions('SharedValue', options, ['component']);
     this.#component = options.component ?? 'SharedValue';
     if (typeof this.#component !== 'string') {
       throw new InvalidArgumentError(
@@ -142,12 +145,13 @@ export class SharedValue {
    * The cached value with its zxid and version over time; replays the current one to each new
    * subscriber. Completes on close.
    */
-  get values(): Observable<VersionedValue<Uint8Array>> {
-    return this.#current.asObservable();
+  get values(): IterableObservable<VersionedValue<Uint8Array>> {
+    this.#values ??= iterableObservable(this.#current.asObservable());
+    return this.#values;
   }
 
   /** Background failures: a listener that threw, a read that failed for good. */
-  get errors(): Observable<RecipeError> {
+  get errors(): IterableObservable<RecipeError> {
     return this.#dispatcher.errors;
   }
 

@@ -31,6 +31,10 @@ describe('DistributedAtomicValue and DistributedAtomicLong misuse', () => {
       ],
       ['options', () => new DistributedAtomicLong(client, '/a', policy, 3 as unknown as object)],
       [
+        'unknown option',
+        () => new DistributedAtomicLong(client, '/a', policy, { promoted: {} } as never),
+      ],
+      [
         'lock path',
         () =>
           new DistributedAtomicLong(client, '/a', policy, { promotedToLock: { lockPath: 'x' } }),

@@ -39,6 +39,25 @@ describe('SharedCount', () => {
     assert.equal(Buffer.from((await client.getData(path)).data).toString('hex'), '7fffffff');
   });
 
+  it('counts read with for await: the current count first, a change by another client, the end on close()', async () => {
+    const path = uniquePath('iterate');
+    const count = new SharedCount(client, path, 5);
+    await count.start();
+    await using writer = new SharedCount(other, path, 0);
+    await writer.start();
+    const seen: number[] = [];
+    const loop = (async () => {
+      for await (const { value } of count.counts) seen.push(value);
+      return 'ended';
+    })();
+    await waitFor(() => seen.length === 1, { message: 'the current count' });
+    await writer.setCount(6);
+    await waitFor(() => seen.includes(6), { message: 'the change' });
+    await count.close();
+    assert.equal(await loop, 'ended');
+    assert.deepEqual(seen, [5, 6]);
+  });
+
   it('trySetCount three times in a row succeeds each time and the listener hears each change (testSimple)', async () => {
     const path = uniquePath('simple');
     await using count = new SharedCount(client, path, 0);

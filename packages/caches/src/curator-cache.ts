@@ -1,19 +1,21 @@
 import { setMaxListeners } from 'node:events';
-import { BehaviorSubject, merge, Subject, type Observable } from 'rxjs';
+import { BehaviorSubject, merge, Subject } from 'rxjs';
 import {
   ClosedError,
   type FrameworkClient,
   IllegalStateError,
   isClosed,
   type RecipeError,
+  iterableObservable,
   RecipeState,
   validatePath,
+  type IterableObservable,
 } from '@zkrecipes/framework';
 import {
   booleanOption,
   checkClient,
   checkEventListener,
-  checkOptionsObject,
+  checkRecipeOptions,
   EventDispatcher,
   positiveIntegerOption,
 } from '@zkrecipes/framework/recipe-support';
@@ -76,7 +78,12 @@ export class CuratorCache {
   constructor(client: FrameworkClient, path: string, options: CuratorCacheOptions = {}) {
     checkClient('CuratorCache', client);
     validatePath(path);
-    checkOptionsObject(options);
+    checkRecipeOptions('CuratorCache', options, [
+      'singleNode',
+      'cacheData',
+      'clearOnClose',
+      'concurrency',
+    ]);
     const recursive = !booleanOption('singleNode', options.singleNode, false);
     const cacheData = booleanOption('cacheData', options.cacheData, true);
     this.#clearOnClose = booleanOption('clearOnClose', options.clearOnClose, true);
@@ -116,13 +123,13 @@ export class CuratorCache {
   }
 
   /** Every event, in the order applied, delivered asynchronously. */
-  get events(): Observable<CuratorCacheEvent> {
+  get events(): IterableObservable<CuratorCacheEvent> {
     return this.#dispatcher.events;
   }
 
   /** False until the first full read of the tree is done, then true (replays to late subscribers). */
-  get initialized(): Observable<boolean> {
-    return this.#initialized.asObservable();
+  get initialized(): IterableObservable<boolean> {
+    return iterableObservable(this.#initialized.asObservable());
   }
 
   /** Whether the first full read of the tree is done. */
@@ -131,8 +138,8 @@ export class CuratorCache {
   }
 
   /** Background failures: a listener that threw, a read that failed after the retry policy. */
-  get errors(): Observable<RecipeError> {
-    return merge(this.#dispatcher.errors, this.#watcher.errors);
+  get errors(): IterableObservable<RecipeError> {
+    return iterableObservable(merge(this.#dispatcher.errors, this.#watcher.errors));
   }
 
   /**

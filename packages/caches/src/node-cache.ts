@@ -1,4 +1,4 @@
-import { BehaviorSubject, type Observable } from 'rxjs';
+import { BehaviorSubject } from 'rxjs';
 import {
   ClosedError,
   ConnectionState,
@@ -9,6 +9,7 @@ import {
   type RecipeError,
   RecipeState,
   validatePath,
+  type IterableObservable,
 } from '@zkrecipes/framework';
 import {
   booleanOption,
@@ -89,12 +90,12 @@ export class NodeCache {
    * The node's value over time: its ChildData, or undefined while it does not exist. Replays
    * the latest delivered value to each new subscriber (a BehaviorSubject).
    */
-  get changes(): Observable<ChildData | undefined> {
+  get changes(): IterableObservable<ChildData | undefined> {
     return this.#dispatcher.events;
   }
 
   /** Background failures: a listener that threw, a read that failed after the retry policy. */
-  get errors(): Observable<RecipeError> {
+  get errors(): IterableObservable<RecipeError> {
     return this.#dispatcher.errors;
   }
 

@@ -1,4 +1,4 @@
-import { Subject, type Observable } from 'rxjs';
+import { Subject } from 'rxjs';
 import {
   ClosedError,
   ConnectionState,
@@ -10,12 +10,13 @@ import {
   type RecipeError,
   RecipeState,
   validatePath,
+  type IterableObservable,
 } from '@zkrecipes/framework';
 import {
   booleanOption,
   checkClient,
   checkEventListener,
-  checkOptionsObject,
+  checkRecipeOptions,
   EventDispatcher,
   positiveIntegerOption,
 } from '@zkrecipes/framework/recipe-support';
@@ -78,7 +79,7 @@ export class PathChildrenCache {
   constructor(client: FrameworkClient, path: string, options: PathChildrenCacheOptions = {}) {
     checkClient('PathChildrenCache', client);
     validatePath(path);
-    checkOptionsObject(options);
+    checkRecipeOptions('PathChildrenCache', options, ['cacheData', 'watchData', 'concurrency']);
     const cacheData = booleanOption('cacheData', options.cacheData, true);
     const watchData = booleanOption('watchData', options.watchData, true);
     const concurrency = positiveIntegerOption(
@@ -121,12 +122,12 @@ export class PathChildrenCache {
   }
 
   /** Every event, in order, delivered asynchronously (after the cache has applied it). */
-  get events(): Observable<PathChildrenCacheEvent> {
+  get events(): IterableObservable<PathChildrenCacheEvent> {
     return this.#dispatcher.events;
   }
 
   /** Background failures: a listener that threw, a read that failed after the retry policy. */
-  get errors(): Observable<RecipeError> {
+  get errors(): IterableObservable<RecipeError> {
     return this.#dispatcher.errors;
   }
 

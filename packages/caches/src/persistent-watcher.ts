@@ -1,4 +1,4 @@
-import { merge, Subject, type Observable } from 'rxjs';
+import { merge, Subject } from 'rxjs';
 import {
   ClosedError,
   ConnectionState,
@@ -7,6 +7,8 @@ import {
   IllegalStateError,
   InvalidArgumentError,
   isClosed,
+  iterableObservable,
+  type IterableObservable,
   type PersistentWatch,
   type RecipeError,
   RecipeState,
@@ -17,7 +19,7 @@ import {
   booleanOption,
   checkClient,
   checkListener,
-  checkOptionsObject,
+  checkRecipeOptions,
   EventDispatcher,
 } from '@zkrecipes/framework/recipe-support';
 
@@ -71,7 +73,7 @@ export class PersistentWatcher {
   constructor(client: FrameworkClient, path: string, options: PersistentWatcherOptions = {}) {
     checkClient('PersistentWatcher', client);
     validatePath(path);
-    checkOptionsObject(options);
+    checkRecipeOptions('PersistentWatcher', options, ['recursive']);
     this.#recursive = booleanOption('recursive', options.recursive, true);
     this.#client = client;
     this.#path = path;
@@ -96,18 +98,18 @@ export class PersistentWatcher {
   }
 
   /** Every event of the watch (paths in the client's namespace), delivered asynchronously. */
-  get events(): Observable<WatchedEvent> {
+  get events(): IterableObservable<WatchedEvent> {
     return this.#events.events;
   }
 
   /** The number of times the watch has been put in place, each time it is (see `reset`). */
-  get resets(): Observable<number> {
+  get resets(): IterableObservable<number> {
     return this.#resets.events;
   }
 
   /** Listeners that threw, and watch re-adds that failed for another reason than the connection. */
-  get errors(): Observable<RecipeError> {
-    return merge(this.#events.errors, this.#resets.errors);
+  get errors(): IterableObservable<RecipeError> {
+    return iterableObservable(merge(this.#events.errors, this.#resets.errors));
   }
 
   /** Adds a listener of watch events, or of resets; returns the function that removes it. */

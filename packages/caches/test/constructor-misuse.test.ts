@@ -2,7 +2,7 @@
 // typed InvalidArgumentError naming the recipe, before anything else happens.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { InvalidArgumentError, type FrameworkClient } from '@zkrecipes/framework';
+import { createFramework, InvalidArgumentError, type FrameworkClient } from '@zkrecipes/framework';
 import { CuratorCache, NodeCache, PathChildrenCache, PersistentWatcher } from '../src/index.js';
 
 const notClients: unknown[] = [null, undefined, {}, 'client', 42, { getChildren: () => [] }];
@@ -25,4 +25,31 @@ describe('constructors given something that is not a client', () => {
       }
     });
   }
+});
+
+describe('constructors given an unknown option', () => {
+  it('reject it with InvalidArgumentError naming the recipe and the option, with a suggestion', async () => {
+    // A client that is never started: the check comes before anything is sent.
+    const client = createFramework({ connectString: '127.0.0.1:1' });
+    const cases: [string, () => unknown][] = [
+      [
+        'PathChildrenCache',
+        () => new PathChildrenCache(client, '/c', { cachedata: false } as never),
+      ],
+      ['CuratorCache', () => new CuratorCache(client, '/c', { singlenode: true } as never)],
+      [
+        'PersistentWatcher',
+        () => new PersistentWatcher(client, '/c', { recursve: false } as never),
+      ],
+    ];
+    for (const [name, construct] of cases) {
+      assert.throws(construct, (error) => {
+        assert.ok(error instanceof InvalidArgumentError, name);
+        assert.match(error.message, new RegExp(`${name}: unknown option '\\w+'`));
+        assert.match(error.message, /did you mean '\w+'\?|known: /);
+        return true;
+      });
+    }
+    await client.close();
+  });
 });

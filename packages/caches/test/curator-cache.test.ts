@@ -66,6 +66,37 @@ describe('CuratorCache', () => {
     assert.deepEqual(cacheTree(cache), await serverTree(client, root));
   });
 
+  it('events and initialized read with for await: the initial load, INITIALIZED, a change, the end on close()', async () => {
+    const root = uniquePath('cc-iter');
+    await client.create(`${root}/a`, { createParents: true, data: Buffer.from('1') });
+    const cache = new CuratorCache(client, root);
+    const types: string[] = [];
+    const events = (async () => {
+      for await (const event of cache.events) {
+        types.push(
+          event.type === 'INITIALIZED'
+            ? 'INITIALIZED'
+            : `${event.type} ${(event.data ?? event.oldData)?.path ?? ''}`,
+        );
+      }
+      return 'ended';
+    })();
+    const states: boolean[] = [];
+    const initializedStates = (async () => {
+      for await (const done of cache.initialized) states.push(done);
+      return 'ended';
+    })();
+    await cache.start();
+    await waitFor(() => types.includes('INITIALIZED'), { message: 'INITIALIZED' });
+    await client.setData(`${root}/a`, Buffer.from('2'));
+    await waitFor(() => types.includes(`NODE_CHANGED ${root}/a`), { message: 'the change' });
+    await cache.close();
+    assert.equal(await events, 'ended');
+    assert.equal(await initializedStates, 'ended');
+    assert.deepEqual(types.slice(0, 2).sort(), [`NODE_CREATED ${root}`, `NODE_CREATED ${root}/a`]);
+    assert.deepEqual(states, [false, true]);
+  });
+
   it('the listener builder calls each handler for its kind of event only (testListenerBuilder)', async () => {
     const root = uniquePath('cc-builder');
     await using cache = new CuratorCache(client, root);

@@ -53,6 +53,28 @@ describe('NodeCache', () => {
     assert.equal(describeValue(await firstValueFrom(cache.changes)), '3');
   });
 
+  it('changes and errors read with for await: the latest value first, each change, the end on close()', async () => {
+    const path = await writer.create(uniquePath('node-iter'), { data: Buffer.from('a') });
+    const cache = new NodeCache(client, path);
+    await cache.start({ buildInitial: true });
+    const values: string[] = [];
+    const loop = (async () => {
+      for await (const data of cache.changes) values.push(describeValue(data));
+      return 'ended';
+    })();
+    const errors = (async () => {
+      for await (const failure of cache.errors) assert.fail(`unexpected ${failure.context}`);
+      return 'ended';
+    })();
+    await waitFor(() => values.length === 1, { message: 'the replayed value' });
+    await writer.setData(path, Buffer.from('b'));
+    await waitFor(() => values.length === 2, { message: 'the update' });
+    await cache.close();
+    assert.equal(await loop, 'ended');
+    assert.equal(await errors, 'ended');
+    assert.deepEqual(values, ['a', 'b']);
+  });
+
   it('buildInitial: start resolves with the data read and no change; rebuild reads again without one', async () => {
     const path = await writer.create(uniquePath('node-built'), { data: Buffer.from('a') });
     await using cache = new NodeCache(client, path);

@@ -66,6 +66,27 @@ describe('PathChildrenCache', () => {
     assert.equal(cache.getCurrentData(`${parent}/b`)?.data?.toString(), 'again');
   });
 
+  it('events read with for await: the same events as the listener, in order; the loop ends on close()', async () => {
+    const parent = uniquePath('pcc-iter');
+    await writer.create(`${parent}/a`, { createParents: true });
+    const cache = new PathChildrenCache(client, parent);
+    const log = new EventLog(cache);
+    const looped: string[] = [];
+    const loop = (async () => {
+      for await (const event of cache.events) {
+        looped.push('data' in event ? `${event.type} ${event.data.path}` : event.type);
+      }
+      return 'ended';
+    })();
+    await cache.start(StartMode.POST_INITIALIZED_EVENT);
+    await writer.create(`${parent}/b`);
+    await log.waitForCount(3, 'CHILD_ADDED a, INITIALIZED, CHILD_ADDED b');
+    await waitFor(() => looped.length === 3, { message: 'the loop saw the same three' });
+    assert.deepEqual(looped, [`CHILD_ADDED ${parent}/a`, 'INITIALIZED', `CHILD_ADDED ${parent}/b`]);
+    await cache.close();
+    assert.equal(await loop, 'ended');
+  });
+
   it('INITIALIZED comes for an empty parent and for a missing one, which the cache never creates', async () => {
     const empty = await writer.create(uniquePath('pcc-empty'));
     await using emptyCache = new PathChildrenCache(client, empty);

@@ -1,10 +1,11 @@
-import { BehaviorSubject, type Observable } from 'rxjs';
+import { BehaviorSubject } from 'rxjs';
 import {
   ClosedError,
   IllegalStateError,
   nodeName,
   type RecipeError,
   RecipeState,
+  type IterableObservable,
 } from '@zkrecipes/framework';
 import {
   checkEventListener,
@@ -76,12 +77,12 @@ export class ServiceCache<P extends ServicePayload = ServicePayload> {
   }
 
   /** The instances, sorted by node name; empty until the first load. Replays the current view. */
-  get instances(): Observable<readonly ServiceInstance<P>[]> {
+  get instances(): IterableObservable<readonly ServiceInstance<P>[]> {
     return this.#dispatcher.events;
   }
 
   /** Background failures: unreadable instance nodes, failed reads, throwing listeners. */
-  get errors(): Observable<RecipeError> {
+  get errors(): IterableObservable<RecipeError> {
     return this.#dispatcher.errors;
   }
 

@@ -1,4 +1,4 @@
-import { Subject, type Observable } from 'rxjs';
+import { Subject } from 'rxjs';
 import {
   ClosedError,
   type FrameworkClient,
@@ -10,12 +10,13 @@ import {
   type RecipeError,
   RecipeState,
   validatePath,
+  type IterableObservable,
 } from '@zkrecipes/framework';
 import {
   checkClient,
-  checkOptionsObject,
   EventDispatcher,
   positiveIntegerOption,
+  checkRecipeOptions,
 } from '@zkrecipes/framework/recipe-support';
 import {
   checkCallOptions,
@@ -73,7 +74,7 @@ export class ServiceDiscovery<P extends ServicePayload = ServicePayload> {
   constructor(client: FrameworkClient, basePath: string, options: ServiceDiscoveryOptions<P> = {}) {
     checkClient('ServiceDiscovery', client);
     validatePath(basePath, { allowRoot: false });
-    checkOptionsObject(options);
+    checkRecipeOptions('ServiceDiscovery', options, ['serializer', 'thisInstance', 'concurrency']);
     const serializer = options.serializer ?? new JsonInstanceSerializer<P>();
     if (
       typeof serializer?.serialize !== 'function' ||
@@ -117,7 +118,7 @@ export class ServiceDiscovery<P extends ServicePayload = ServicePayload> {
   }
 
   /** Background failures: a registration that could not be (re-)created or written yet. */
-  get errors(): Observable<RecipeError> {
+  get errors(): IterableObservable<RecipeError> {
     return this.#dispatcher.errors;
   }
 

@@ -1,9 +1,9 @@
-import type { Observable } from 'rxjs';
 import {
   describeValue,
   InvalidArgumentError,
   type RecipeError,
   type RecipeState,
+  type IterableObservable,
 } from '@zkrecipes/framework';
 import { checkOptionsObject } from '@zkrecipes/framework/recipe-support';
 import type { CallOptions } from './call-options.js';
@@ -65,12 +65,12 @@ export class ServiceProvider<P extends ServicePayload = ServicePayload> {
   }
 
   /** The underlying cache's instances (unfiltered), as a stream. */
-  get instances(): Observable<readonly ServiceInstance<P>[]> {
+  get instances(): IterableObservable<readonly ServiceInstance<P>[]> {
     return this.#cache.instances;
   }
 
   /** Background failures of the underlying cache. */
-  get errors(): Observable<RecipeError> {
+  get errors(): IterableObservable<RecipeError> {
     return this.#cache.errors;
   }
 

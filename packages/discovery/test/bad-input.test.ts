@@ -108,6 +108,10 @@ describe('discovery bad input', () => {
     const base = uniquePath('bad');
     assert.throws(() => new ServiceDiscovery({} as FrameworkClient, base), InvalidArgumentError);
     assert.throws(() => new ServiceDiscovery(client, 'relative'), InvalidArgumentError);
+    assert.throws(
+      () => new ServiceDiscovery(client, base, { serialiser: {} } as never),
+      /ServiceDiscovery: unknown option 'serialiser' \(did you mean 'serializer'\?\)/,
+    );
     assert.throws(() => new ServiceDiscovery(client, '/'), InvalidArgumentError);
     assert.throws(() => new ServiceDiscovery(client, `${base}/`), InvalidArgumentError);
     assert.throws(

@@ -55,6 +55,24 @@ describe('ServiceDiscovery', () => {
     assert.deepEqual(await client.getChildren(`${base}/svc`), []);
   });
 
+  it('a service cache read with for await: the current list first, a registration, the end on close()', async () => {
+    const discovery = new ServiceDiscovery(client, uniquePath('iterate'));
+    await discovery.start();
+    await discovery.registerService(createServiceInstance({ name: 'svc', id: 'a' }));
+    const cache = discovery.serviceCache('svc');
+    const seen: string[] = [];
+    const loop = (async () => {
+      for await (const list of cache.instances) seen.push(list.map((i) => i.id).join(','));
+      return 'ended';
+    })();
+    await cache.start();
+    await waitFor(() => seen.includes('a'), { message: 'the first list' });
+    await discovery.registerService(createServiceInstance({ name: 'svc', id: 'b' }));
+    await waitFor(() => seen.includes('a,b'), { message: 'the registration' });
+    await discovery.close(); // closes the cache too
+    assert.equal(await loop, 'ended');
+  });
+
   it('queryForNames, queryForInstances and queryForInstance: sorted answers, none for what does not exist', async () => {
     const base = uniquePath('queries');
     await using discovery = new ServiceDiscovery(client, base);

@@ -6,6 +6,7 @@ import { defaultAclProvider } from './client/acl-provider.js';
 import type { AclProvider, ClientContext, UnhandledError } from './client/client-context.js';
 import { IllegalStateError } from './errors/zookeeper-error-classes.js';
 import { registerCloseOnExit } from './lifecycle/close-on-exit.js';
+import { iterableObservable } from './streams/iterable-observable.js';
 import {
   ConnectionIssueLogger,
   type ConnectionIssueLogging,
@@ -201,7 +202,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     logger,
     errorPolicy,
     aclProvider: options.aclProvider ?? defaultAclProvider,
-    connectionStates: states.states,
+    connectionStates: iterableObservable(states.states),
     connectionStateChanges: states.changes,
     currentConnectionState: () => states.state,
     currentSessionId: () => connection.sessionId,
@@ -210,7 +211,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
       closed.signal.aborted ? -Infinity : states.validUntilMs(errorPolicy, connection.connected),
     sessionCredentials: () => connection.sessionCredentials(),
     reportUnhandledError,
-    unhandledErrors: unhandled,
+    unhandledErrors: iterableObservable(unhandled.asObservable()),
     closedSignal: closed.signal,
     maxRequestBytes,
     useContainerParents: options.useContainerParents ?? true,

@@ -38,6 +38,10 @@ export type {
 } from './telemetry/readiness-handler.js';
 export { INSTRUMENTATION_SCOPE } from './telemetry/client-telemetry.js';
 
+// Streams: every stream is an rxjs Observable that `for await` can also read
+export { iterableObservable } from './streams/iterable-observable.js';
+export type { IterableObservable } from './streams/iterable-observable.js';
+
 // Connection states
 export {
   ConnectionState,
@@ -174,6 +178,7 @@ export type { SequenceSuffixOptions } from './paths/sequence.js';
 
 // Logging and lifecycle
 export type { Logger } from './logging/logger.js';
+export type { LevelLogger } from './logging/with-child.js';
 export { createDefaultLogger, LOG_LEVEL_ENV } from './logging/create-default-logger.js';
 export { silentLogger } from './logging/silent-logger.js';
 export {

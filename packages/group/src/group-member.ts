@@ -1,4 +1,4 @@
-import { BehaviorSubject, merge, type Observable } from 'rxjs';
+import { BehaviorSubject, merge } from 'rxjs';
 import {
   CreateMode,
   describeValue,
@@ -6,11 +6,13 @@ import {
   IllegalStateError,
   InvalidArgumentError,
   validatePath,
+  type IterableObservable,
+  iterableObservable,
 } from '@zkrecipes/framework';
 import {
   checkClient,
   checkEventListener,
-  checkOptionsObject,
+  checkRecipeOptions,
   EventDispatcher,
   positiveIntegerOption,
 } from '@zkrecipes/framework/recipe-support';
@@ -56,8 +58,15 @@ export class GroupMember {
   readonly #subject: BehaviorSubject<GroupMembers>;
   readonly #dispatcher: EventDispatcher<GroupMembers>;
   readonly #telemetry: GroupTelemetry;
+  readonly #errors: IterableObservable<RecipeError>;
   #state: RecipeState = RecipeState.LATENT;
   #recomputeQueued = false;
+  /**
+   * Whether listeners have been given a view yet. The stream starts with this member alone
+   * (replayed to every subscriber); listeners get the first view computed after start even
+   * when it is that same view (a lone member), so both hear the initial view.
+   */
+  #listenersHeard = false;
 
   constructor(
     client: FrameworkClient,
@@ -74,7 +83,7 @@ export class GroupMember {
         { path: groupPath },
       );
     }
-    checkOptionsObject(options);
+    checkRecipeOptions('GroupMember', options, ['concurrency']);
     const concurrency = positiveIntegerOption(
       'concurrency',
       options.concurrency,
@@ -89,6 +98,7 @@ export class GroupMember {
     const logger = client.logger.child({ component: 'GroupMember', path: groupPath });
     this.#dispatcher = new EventDispatcher(this.#subject, logger, 'membersChanged listener');
     this.#telemetry = new GroupTelemetry(client, groupPath, () => this.getCurrentMembers().size);
+    this.#errors = iterableObservable(merge(this.#dispatcher.errors, this.#node.errors));
     this.#view = new GroupView(client, groupPath, {
       concurrency,
       onChange: () => {
@@ -118,13 +128,13 @@ export class GroupMember {
    * The membership view over time (id -> payload), this member always included; a new Map
    * per change. Replays the current view to each new subscriber (a BehaviorSubject).
    */
-  get members(): Observable<GroupMembers> {
+  get members(): IterableObservable<GroupMembers> {
     return this.#dispatcher.events;
   }
 
   /** Background failures of the member node, the group view and the listeners. */
-  get errors(): Observable<RecipeError> {
-    return merge(this.#dispatcher.errors, this.#node.errors);
+  get errors(): IterableObservable<RecipeError> {
+    return this.#errors;
   }
 
   /** Adds a listener for membership changes; returns the function that removes it. */
@@ -146,11 +156,20 @@ export class GroupMember {
     }
     this.#state = RecipeState.STARTED;
     await this.#node.start();
-    const loaded = this.#telemetry.started();
     // A failed first load is reported; the view loads again (watch included) on RECONNECTED.
-    this.#view.start().then(loaded, (error: unknown) => {
-      if (this.#state === RecipeState.STARTED) this.#dispatcher.report(error, 'loading the group');
-    });
+    const loaded = this.#telemetry.started();
+    this.#view.start().then(
+      // The group has been listed: listeners get the initial view even if nothing changed.
+      () => {
+        loaded();
+        this.#queueRecompute();
+      },
+      (error: unknown) => {
+        if (this.#state === RecipeState.STARTED) {
+          this.#dispatcher.report(error, 'loading the group');
+        }
+      },
+    );
   }
 
   /** Resolves true once this member's node exists, false on timeout or close. */
@@ -218,6 +237,9 @@ export class GroupMember {
       if (this.#state !== RecipeState.STARTED) return;
       const next = this.getCurrentMembers();
       if (!sameMembers(this.#subject.value, next)) this.#dispatcher.emit(next);
+      else if (!this.#listenersHeard) this.#dispatcher.emitToListeners(next);
+      else return;
+      this.#listenersHeard = true;
     });
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Subject, type Observable } from 'rxjs';
+import { Subject } from 'rxjs';
 import {
   ClosedError,
   ConnectionState,
@@ -14,12 +14,14 @@ import {
   validateData,
   validatePath,
   validateTimeoutMs,
+  type IterableObservable,
 } from '@zkrecipes/framework';
 import {
   booleanOption,
   checkClient,
   checkEventListener,
   checkOptionsObject,
+  checkRecipeOptions,
   deleteOwnNode,
   EventDispatcher,
 } from '@zkrecipes/framework/recipe-support';
@@ -108,7 +110,7 @@ export class PersistentNode {
       );
     }
     checkData(data, path);
-    checkOptionsObject(options);
+    checkRecipeOptions('PersistentNode', options, ['protection', 'createParents']);
     const protection = booleanOption('protection', options.protection, false);
     const createParents = booleanOption('createParents', options.createParents, true);
     this.#deleteOnClose = booleanOption('deleteOnClose', options.deleteOnClose, true);
@@ -164,13 +166,28 @@ export class PersistentNode {
     return Buffer.from(this.#keeper.data);
   }
 
-  /** Each (re)creation of the node, with its path. */
-  get nodeCreated(): Observable<string> {
+  /** Curator's `getData()`: {@link data}. */
+  getData(): Buffer {
+    return this.data;
+  }
+
+  /** Curator's `getActualPath()`: {@link actualPath} (undefined where Curator gives null). */
+  getActualPath(): string | undefined {
+    return this.actualPath;
+  }
+
+  /** The path of each (re)creation of the node (listeners: `on('nodeCreated')`). */
+  get createdPaths(): IterableObservable<string> {
+    return this.#dispatcher.events;
+  }
+
+  /** @deprecated The same stream as {@link createdPaths}, under its first name. */
+  get nodeCreated(): IterableObservable<string> {
     return this.#dispatcher.events;
   }
 
   /** Background failures: creates or writes that failed (they are retried), throwing listeners. */
-  get errors(): Observable<RecipeError> {
+  get errors(): IterableObservable<RecipeError> {
     return this.#dispatcher.errors;
   }
 

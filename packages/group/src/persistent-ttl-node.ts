@@ -1,10 +1,12 @@
-import { merge, Subject, type Observable } from 'rxjs';
+import { merge, Subject } from 'rxjs';
 import {
   InvalidArgumentError,
   isClosed,
   isNoNode,
   isRetryable,
+  iterableObservable,
   MAX_TTL_MS,
+  type IterableObservable,
   validatePath,
   type FrameworkClient,
   type Logger,
@@ -12,7 +14,7 @@ import {
 import {
   booleanOption,
   checkClient,
-  checkOptionsObject,
+  checkRecipeOptions,
   EventDispatcher,
   NOT_CONNECTED,
   positiveIntegerOption,
@@ -76,7 +78,12 @@ export class PersistentTtlNode {
         { path },
       );
     }
-    checkOptionsObject(options);
+    checkRecipeOptions('PersistentTtlNode', options, [
+      'data',
+      'childNodeName',
+      'touchScheduleFactor',
+      'createParents',
+    ]);
     const childName = options.childNodeName ?? PersistentTtlNode.DEFAULT_CHILD_NODE_NAME;
     this.#childPath = `${path}/${String(childName)}`;
     validatePath(this.#childPath);
@@ -116,8 +123,8 @@ export class PersistentTtlNode {
   }
 
   /** Background failures: the node's creates and writes, and touches that failed. */
-  get errors(): Observable<RecipeError> {
-    return merge(this.#node.errors, this.#touchErrors.errors);
+  get errors(): IterableObservable<RecipeError> {
+    return iterableObservable(merge(this.#node.errors, this.#touchErrors.errors));
   }
 
   /** Starts keeping the node and touching its child. A second start rejects. */

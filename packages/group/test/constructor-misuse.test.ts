@@ -2,14 +2,15 @@
 // typed InvalidArgumentError naming the recipe, before anything else happens.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { InvalidArgumentError, type FrameworkClient } from '@zkrecipes/framework';
-import { GroupMember, PersistentNode } from '../src/index.js';
+import { createFramework, InvalidArgumentError, type FrameworkClient } from '@zkrecipes/framework';
+import { GroupMember, PersistentNode, PersistentTtlNode } from '../src/index.js';
 
 const notClients: unknown[] = [null, undefined, {}, 'client', 42, { getChildren: () => [] }];
 
 const constructors: [string, (client: FrameworkClient) => unknown][] = [
   ['GroupMember', (client) => new GroupMember(client, '/g', 'member-1')],
   ['PersistentNode', (client) => new PersistentNode(client, '/g/n', 'EPHEMERAL')],
+  ['PersistentTtlNode', (client) => new PersistentTtlNode(client, '/g/t', 1000)],
 ];
 
 describe('constructors given something that is not a client', () => {
@@ -23,4 +24,35 @@ describe('constructors given something that is not a client', () => {
       }
     });
   }
+});
+
+describe('constructors given an unknown option', () => {
+  it('reject it with InvalidArgumentError naming the recipe and the option, with a suggestion', async () => {
+    // A client that is never started: the check comes before anything is sent.
+    const client = createFramework({ connectString: '127.0.0.1:1' });
+    const cases: [string, () => unknown][] = [
+      [
+        'GroupMember',
+        () => new GroupMember(client, '/g', 'm', undefined, { concurency: 2 } as never),
+      ],
+      [
+        'PersistentNode',
+        () =>
+          new PersistentNode(client, '/g/n', 'EPHEMERAL', undefined, { protect: true } as never),
+      ],
+      [
+        'PersistentTtlNode',
+        () => new PersistentTtlNode(client, '/g/t', 1000, { touchFactor: 3 } as never),
+      ],
+    ];
+    for (const [name, construct] of cases) {
+      assert.throws(construct, (error) => {
+        assert.ok(error instanceof InvalidArgumentError, name);
+        assert.match(error.message, new RegExp(`${name}: unknown option '\\w+'`));
+        assert.match(error.message, /did you mean '\w+'\?|known: /);
+        return true;
+      });
+    }
+    await client.close();
+  });
 });

@@ -47,6 +47,8 @@ describe('PersistentNode', () => {
       await node.start();
       assert.equal(await node.waitForInitialCreate({ timeoutMs: 5000 }), true);
       assert.equal(node.actualPath, path);
+      assert.equal(node.getActualPath(), path); // Curator's names
+      assert.equal(node.getData().toString(), 'hello');
       assert.equal((await checker.getData(path)).data.toString(), 'hello');
       assert.equal(await ownerOf(checker, path), hex(client.sessionId));
 
@@ -60,6 +62,7 @@ describe('PersistentNode', () => {
       assert.equal(node.state, RecipeState.CLOSED);
       assert.equal(await checker.exists(path), null);
       assert.equal(node.actualPath, undefined);
+      assert.equal(node.getActualPath(), undefined);
     } finally {
       await client.close();
     }

@@ -1,4 +1,3 @@
-import type { Observable } from 'rxjs';
 import {
   ClosedError,
   ConnectionState,
@@ -13,8 +12,13 @@ import {
   nodeName,
   validatePath,
   validateTimeoutMs,
+  type IterableObservable,
 } from '@zkrecipes/framework';
-import { checkClient, deleteOwnNode } from '@zkrecipes/framework/recipe-support';
+import {
+  checkClient,
+  checkRecipeOptions,
+  deleteOwnNode,
+} from '@zkrecipes/framework/recipe-support';
 import { sortParticipants } from '@zkrecipes/locks';
 import {
   checkConcurrency,
@@ -101,6 +105,7 @@ export class LeaderLatch {
     checkClient('LeaderLatch', client);
     validatePath(path);
     checkOptionsObject(options);
+    checkRecipeOptions('LeaderLatch', options, ['id', 'notifyLeaderOnClose', 'concurrency']);
     this.#id = checkId(options.id);
     this.#notifyLeaderOnClose = checkFlag('notifyLeaderOnClose', options.notifyLeaderOnClose);
     this.#concurrency = checkConcurrency(options.concurrency, DEFAULT_PARTICIPANT_READ_CONCURRENCY);
@@ -131,9 +136,27 @@ export class LeaderLatch {
     return this.#state;
   }
 
-  /** True while this participant leads (Curator's `hasLeadership()`). */
-  get hasLeadership(): boolean {
+  /**
+   * True while this participant leads. (This was the `hasLeadership` property; `hasLeadership`
+   * is now Curator's method, which returns the same.)
+   */
+  get isLeader(): boolean {
     return this.#state === LeaderState.STARTED && this.#leadership.value;
+  }
+
+  /** Curator's `hasLeadership()`: {@link isLeader}. */
+  hasLeadership(): boolean {
+    return this.isLeader;
+  }
+
+  /** Curator's `getId()`: {@link id}. */
+  getId(): string {
+    return this.#id;
+  }
+
+  /** Curator's `getState()`: {@link state}. */
+  getState(): LeaderState {
+    return this.#state;
   }
 
   /**
@@ -142,35 +165,50 @@ export class LeaderLatch {
    * none came since it was gained), else -Infinity. Right even after an event-loop stall.
    */
   get validUntil(): number {
-    return this.hasLeadership ? this.#client.validUntilMs : -Infinity;
+    return this.isLeader ? this.#client.validUntilMs : -Infinity;
   }
 
   /**
    * True while this participant leads and its leadership is known to be sound right now
    * (`performance.now() < validUntil`). Check it just before a side effect only the leader
-   * may make; `hasLeadership` alone may lag behind an event-loop stall.
+   * may make; `isLeader` alone may lag behind an event-loop stall.
    */
   isValid(): boolean {
     return performance.now() < this.validUntil;
   }
 
   /** Leadership over time; replays the current value. Completes on close. */
-  get leadership(): Observable<boolean> {
+  get leadershipStates(): IterableObservable<boolean> {
+    return this.#leadership.changes;
+  }
+
+  /** @deprecated The same stream as {@link leadershipStates}, under its first name. */
+  get leadership(): IterableObservable<boolean> {
     return this.#leadership.changes;
   }
 
   /** Background failures: requests that failed past the retry policy, throwing listeners. */
-  get errors(): Observable<LeaderError> {
+  get errors(): IterableObservable<LeaderError> {
     return this.#leadership.errors;
   }
 
-  /** Our node, when we have one (Curator's `getOurPath()`); it changes after a reset. */
+  /** Our node, when we have one; it changes after a reset. */
   get ourPath(): string | undefined {
     return this.#ourPath;
   }
 
-  /** The last node through which we led (Curator's `getLastPathIsLeader()`). */
+  /** Curator's `getOurPath()`: {@link ourPath} (undefined where Curator gives null). */
+  getOurPath(): string | undefined {
+    return this.#ourPath;
+  }
+
+  /** The last node through which we led. */
   get lastPathIsLeader(): string | undefined {
+    return this.#lastPathIsLeader;
+  }
+
+  /** Curator's `getLastPathIsLeader()`: {@link lastPathIsLeader}. */
+  getLastPathIsLeader(): string | undefined {
     return this.#lastPathIsLeader;
   }
 

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
-import type { Observable } from 'rxjs';
+
 import {
   ClosedError,
   ConnectionLossError,
@@ -11,8 +11,9 @@ import {
   type Logger,
   SessionExpiredError,
   validatePath,
+  type IterableObservable,
 } from '@zkrecipes/framework';
-import { checkClient } from '@zkrecipes/framework/recipe-support';
+import { checkClient, checkRecipeOptions } from '@zkrecipes/framework/recipe-support';
 import { InterProcessMutex, runInFlow } from '@zkrecipes/locks';
 import {
   checkConcurrency,
@@ -125,6 +126,7 @@ export class LeaderSelector {
     checkClient('LeaderSelector', client);
     validatePath(path);
     checkOptionsObject(options);
+    checkRecipeOptions('LeaderSelector', options, ['id', 'autoRequeue', 'concurrency']);
     this.#takeLeadership = checkSelectorListener(listener);
     this.#id = checkId(options.id);
     this.#autoRequeue = checkFlag('autoRequeue', options.autoRequeue);
@@ -154,18 +156,36 @@ export class LeaderSelector {
     return this.#state;
   }
 
-  /** True while `takeLeadership` runs (Curator's `hasLeadership()`). */
-  get hasLeadership(): boolean {
+  /**
+   * True while `takeLeadership` runs. (This was the `hasLeadership` property; `hasLeadership`
+   * is now Curator's method, which returns the same.)
+   */
+  get isLeader(): boolean {
     return this.#leadership.value;
   }
 
+  /** Curator's `hasLeadership()`: {@link isLeader}. */
+  hasLeadership(): boolean {
+    return this.#leadership.value;
+  }
+
+  /** Curator's `getId()`: {@link id}. */
+  getId(): string {
+    return this.#id;
+  }
+
   /** Leadership over time: true while `takeLeadership` runs. Replays the current value. */
-  get leadership(): Observable<boolean> {
+  get leadershipStates(): IterableObservable<boolean> {
+    return this.#leadership.changes;
+  }
+
+  /** @deprecated The same stream as {@link leadershipStates}, under its first name. */
+  get leadership(): IterableObservable<boolean> {
     return this.#leadership.changes;
   }
 
   /** Background failures: a `takeLeadership` that threw, a listener that threw, a failed attempt. */
-  get errors(): Observable<LeaderError> {
+  get errors(): IterableObservable<LeaderError> {
     return this.#leadership.errors;
   }
 
@@ -214,7 +234,7 @@ export class LeaderSelector {
    * leadership ends when `takeLeadership` returns. Does nothing otherwise.
    */
   interruptLeadership(): void {
-    if (!this.hasLeadership) return;
+    if (!this.isLeader) return;
     this.#attempt?.cancel.abort(
       new DOMException('leadership interrupted by interruptLeadership()', 'AbortError'),
     );
@@ -261,7 +281,7 @@ export class LeaderSelector {
 
   /**
    * Every participant in election order, the leader first (Curator's `getParticipants()`);
-   * read from ZooKeeper, so it may briefly disagree with `hasLeadership`. Works before
+   * read from ZooKeeper, so it may briefly disagree with `isLeader`. Works before
    * `start()` too: an observer needs no node of its own.
    */
   async getParticipants(): Promise<Participant[]> {

@@ -2,8 +2,14 @@
 // current value, the getter reads it synchronously) and Curator-style isLeader/notLeader
 // listeners. Listeners run asynchronously, each isolated: one that throws, rejects or blocks
 // for a while cannot hold up the election or the other listeners.
-import { BehaviorSubject, Subject, type Observable } from 'rxjs';
-import { InvalidArgumentError, type Logger, type RecipeError } from '@zkrecipes/framework';
+import { BehaviorSubject, Subject } from 'rxjs';
+import {
+  InvalidArgumentError,
+  type Logger,
+  type RecipeError,
+  type IterableObservable,
+  iterableObservable,
+} from '@zkrecipes/framework';
 import type { LeaderTelemetry } from './leader-telemetry.js';
 
 /** The listener events of both recipes (Curator's `LeaderLatchListener` methods). */
@@ -19,6 +25,8 @@ export type LeaderError = RecipeError;
 export class LeadershipState {
   readonly #subject = new BehaviorSubject<boolean>(false);
   readonly #errors = new Subject<LeaderError>();
+  readonly #changes = iterableObservable(this.#subject.asObservable());
+  readonly #errorStream = iterableObservable(this.#errors.asObservable());
   readonly #listeners: Record<LeadershipEvent, Set<LeadershipListener>> = {
     isLeader: new Set(),
     notLeader: new Set(),
@@ -36,12 +44,12 @@ export class LeadershipState {
     return this.#subject.value;
   }
 
-  get changes(): Observable<boolean> {
-    return this.#subject.asObservable();
+  get changes(): IterableObservable<boolean> {
+    return this.#changes;
   }
 
-  get errors(): Observable<LeaderError> {
-    return this.#errors.asObservable();
+  get errors(): IterableObservable<LeaderError> {
+    return this.#errorStream;
   }
 
   /**

@@ -68,14 +68,14 @@ describe('interop with Curator 5.4', () => {
       assert.equal(await peer.request('participants j'), 'OK java-1:true,node-1:false');
       for (let round = 0; round < 3; round++) {
         assert.equal(await peer.request('release j'), 'OK');
-        await waitFor(() => selector.hasLeadership, { message: `node leads (round ${round})` });
+        await waitFor(() => selector.isLeader, { message: `node leads (round ${round})` });
         assert.equal(await peer.request('leads j'), 'OK false');
         await waitFor(
           async () => (await peer.request('participants j')) === 'OK node-1:true,java-1:false',
         );
         release();
         await peer.expectLine(/^EVENT leader j$/);
-        assert.equal(selector.hasLeadership, false);
+        assert.equal(selector.isLeader, false);
         await waitFor(
           async () =>
             describeParticipants(await selector.getParticipants()) === 'java-1:true,node-1:false',
@@ -115,7 +115,7 @@ describe('interop with Curator 5.4', () => {
       await again.start();
       await waitFor(async () => (await again.getParticipants()).length === 2);
       assert.equal(describeParticipants(await again.getParticipants()), 'java-1:true,node-2:false');
-      assert.equal(again.hasLeadership, false);
+      assert.equal(again.isLeader, false);
       assert.equal(await peer.request('close j'), 'OK');
       assert.equal(await again.await({ timeoutMs: 10_000 }), true);
       assert.equal(describeParticipants(await again.getParticipants()), 'node-2:true');

@@ -30,7 +30,7 @@ describe('LeaderSelector on a 3-server ensemble', () => {
     try {
       for (const { selector } of all) await selector.start();
       await waitFor(async () => (await ids(all[0]!.selector)).length === 3);
-      const leader = await waitFor(() => all.find(({ selector }) => selector.hasLeadership));
+      const leader = await waitFor(() => all.find(({ selector }) => selector.isLeader));
       const zkLeader = await cluster.findLeader();
       // The election starts (the leader gives up) and the ZooKeeper leader dies at once.
       leader.release();
@@ -38,20 +38,20 @@ describe('LeaderSelector on a 3-server ensemble', () => {
       await waitFor(() => suspended.some(Boolean), { message: 'a client SUSPENDED' });
       await waitFor(
         async () => {
-          const leaders = all.filter(({ selector }) => selector.hasLeadership);
+          const leaders = all.filter(({ selector }) => selector.isLeader);
           return leaders.length === 1 && (await ids(all[0]!.selector)).length === 3;
         },
         { timeoutMs: 30_000, message: 'exactly one leader and all three queued again' },
       );
       // The election still works: two more hand-overs.
       for (let round = 0; round < 2; round++) {
-        const current = all.find(({ selector }) => selector.hasLeadership)!;
+        const current = all.find(({ selector }) => selector.isLeader)!;
         const count = witness.leaders.length;
         current.release();
         await waitFor(() => witness.leaders.length > count, { timeoutMs: 15_000 });
       }
       assert.deepEqual(witness.violations, []);
-      assert.equal(all.filter(({ selector }) => selector.hasLeadership).length, 1);
+      assert.equal(all.filter(({ selector }) => selector.isLeader).length, 1);
     } finally {
       await closeAll(all.map(({ selector }) => selector));
       await closeAll(clients);

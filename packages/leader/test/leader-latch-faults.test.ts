@@ -35,7 +35,7 @@ function watchLeaders(latches: Record<string, LeaderLatch>): {
   const ledThrough: Record<string, string[]> = {};
   for (const [name, latch] of Object.entries(latches)) {
     ledThrough[name] = [];
-    latch.leadership.subscribe((leads) => {
+    latch.leadershipStates.subscribe((leads) => {
       if (!leads) {
         leading.delete(name);
         return;
@@ -67,11 +67,11 @@ describe('LeaderLatch under faults', () => {
     const values: boolean[] = [];
     try {
       assert.equal(await latch.await({ timeoutMs: 10_000 }), true);
-      latch.leadership.subscribe((leads) => values.push(leads));
+      latch.leadershipStates.subscribe((leads) => values.push(leads));
       const node = latch.ourPath;
       proxy.drop();
       await waitFor(() => record.states.includes(ConnectionState.SUSPENDED));
-      assert.equal(latch.hasLeadership, false, 'SUSPENDED ends leadership (error policy standard)');
+      assert.equal(latch.isLeader, false, 'SUSPENDED ends leadership (error policy standard)');
       proxy.heal();
       await waitFor(() => record.states.includes(ConnectionState.RECONNECTED));
       assert.equal(await latch.await({ timeoutMs: 10_000 }), true);
@@ -106,18 +106,18 @@ describe('LeaderLatch under faults', () => {
       // Longer than 2/3 of the session: what was heard before it no longer vouches for now.
       const stallEnd = performance.now() + 2100;
       while (performance.now() < stallEnd); // a synchronous stall: no timer, no event runs
-      assert.equal(a.hasLeadership, true, 'no event has been handled yet');
+      assert.equal(a.isLeader, true, 'no event has been handled yet');
       assert.equal(a.isValid(), false, 'invalid on the first line after the stall');
       await waitFor(() => a.isValid(), { message: 'valid again once the session is heard' });
       proxy.drop();
-      await waitFor(() => !a.hasLeadership, { message: 'SUSPENDED ends leadership' });
+      await waitFor(() => !a.isLeader, { message: 'SUSPENDED ends leadership' });
       assert.equal(a.isValid(), false);
       assert.equal(a.validUntil, -Infinity);
       proxy.heal();
       assert.equal(await a.await({ timeoutMs: 10_000 }), true);
       assert.equal(a.isValid(), true);
       await other.delete(a.ourPath!);
-      await waitFor(() => b.hasLeadership, { message: 'b leads' });
+      await waitFor(() => b.isLeader, { message: 'b leads' });
       assert.equal(a.isValid(), false);
       assert.equal(a.validUntil, -Infinity);
       assert.equal(b.isValid(), true);
@@ -152,7 +152,7 @@ describe('LeaderLatch under faults', () => {
       await waitFor(() => a.ourPath !== undefined && a.ourPath !== oldNode, {
         message: 'a queued again',
       });
-      assert.equal(a.hasLeadership, false);
+      assert.equal(a.isLeader, false);
       const { stat } = await clients[1]!.getData(a.ourPath!);
       assert.equal(stat.ephemeralOwner, clients[0]!.sessionId);
       assert.equal(await clients[1]!.exists(oldNode), null);
@@ -179,7 +179,7 @@ describe('LeaderLatch under faults', () => {
     try {
       assert.equal(await latch.await({ timeoutMs: 10_000 }), true);
       proxy.drop();
-      await waitFor(() => !latch.hasLeadership, { message: 'SUSPENDED ends leadership' });
+      await waitFor(() => !latch.isLeader, { message: 'SUSPENDED ends leadership' });
       await other.delete(path, { deleteChildren: true });
       proxy.heal();
       assert.equal(await latch.await({ timeoutMs: 15_000 }), true);
@@ -223,7 +223,7 @@ describe('LeaderLatch under faults', () => {
       await waitFor(() => record.newSessions === 1, { message: 'a new session' });
       assert.equal(await b.await({ timeoutMs: 10_000 }), true, 'b leads once a gave up its node');
       await waitFor(() => a.ourPath !== undefined && a.ourPath !== staleNode);
-      assert.equal(a.hasLeadership, false);
+      assert.equal(a.isLeader, false);
       assert.deepEqual(watch.ledThrough.a, [staleNode], 'a led only before the loss');
       assert.deepEqual(watch.violations, []);
       assert.equal((await other.getData(a.ourPath!)).stat.ephemeralOwner, client.sessionId);
@@ -250,7 +250,7 @@ describe('LeaderLatch under faults', () => {
       assert.equal(await a.await({ timeoutMs: 10_000 }), true);
       const node = a.ourPath!;
       proxy.drop();
-      await waitFor(() => !a.hasLeadership, { message: 'SUSPENDED ends leadership' });
+      await waitFor(() => !a.isLeader, { message: 'SUSPENDED ends leadership' });
       // While a is cut off, another session takes over a's node name.
       await other.delete(node);
       await other.create(node, { mode: 'EPHEMERAL', data: Buffer.from('impostor') });

@@ -43,9 +43,9 @@ describe('LeaderLatch', () => {
     const c = await started(clients[2]!, path, 'c');
     try {
       assert.equal(await a.await({ timeoutMs: 10_000 }), true);
-      assert.equal(a.hasLeadership, true);
+      assert.equal(a.isLeader, true);
       assert.equal(a.lastPathIsLeader, a.ourPath);
-      assert.equal(b.hasLeadership, false);
+      assert.equal(b.isLeader, false);
       assert.deepEqual(await c.getParticipants(), [
         { id: 'a', isLeader: true },
         { id: 'b', isLeader: false },
@@ -69,11 +69,11 @@ describe('LeaderLatch', () => {
     const b = await started(clients[1]!, path, 'b');
     const events: string[] = [];
     b.on('isLeader', () => events.push('isLeader'));
-    const values = firstValueFrom(b.leadership.pipe(toArray()));
+    const values = firstValueFrom(b.leadershipStates.pipe(toArray()));
     try {
       assert.equal(await a.await({ timeoutMs: 10_000 }), true);
       await a.close();
-      assert.equal(a.hasLeadership, false);
+      assert.equal(a.isLeader, false);
       assert.equal(await b.await({ timeoutMs: 10_000 }), true);
       await waitFor(() => events.length === 1);
       assert.deepEqual(events, ['isLeader']);
@@ -125,7 +125,7 @@ describe('LeaderLatch', () => {
       assert.equal(await latch.await({ timeoutMs: 10_000 }), true);
       const events: string[] = [];
       latch.on('notLeader', () => events.push('notLeader'));
-      const values = firstValueFrom(latch.leadership.pipe(toArray()));
+      const values = firstValueFrom(latch.leadershipStates.pipe(toArray()));
       await latch.close(testCase.close);
       // Listeners run from microtasks: let them run before looking.
       await new Promise((resolve) => setImmediate(resolve));
@@ -143,11 +143,11 @@ describe('LeaderLatch', () => {
       assert.equal(await a.await({ timeoutMs: 10_000 }), true);
       const first = a.ourPath!;
       await clients[2]!.delete(first);
-      await waitFor(() => b.hasLeadership, { message: 'b leads' });
+      await waitFor(() => b.isLeader, { message: 'b leads' });
       await waitFor(() => a.ourPath !== undefined && a.ourPath !== first, {
         message: 'a queued again',
       });
-      assert.equal(a.hasLeadership, false);
+      assert.equal(a.isLeader, false);
       assert.deepEqual(
         (await b.getParticipants()).map(({ id }) => id),
         ['b', 'a'],
@@ -172,7 +172,7 @@ describe('LeaderLatch', () => {
       await assert.rejects(b.await({ timeoutMs: 1000 }), ClosedError);
       assert.equal(a.isValid(), true);
       await own[0]!.close();
-      assert.equal(a.hasLeadership, false);
+      assert.equal(a.isLeader, false);
       assert.equal(a.isValid(), false);
       assert.equal(a.validUntil, -Infinity);
       await assert.rejects(a.await(), ClosedError);
@@ -187,13 +187,13 @@ describe('LeaderLatch', () => {
     // A LeaderSelector's nodes on the same path are not latch participants.
     const selector = new LeaderSelector(clients[1]!, path, (signal) => aborted(signal));
     await selector.start();
-    await waitFor(() => selector.hasLeadership);
+    await waitFor(() => selector.isLeader);
     assert.throws(() => new LeaderLatch(clients[0]!, 'relative'));
     assert.throws(() => new LeaderLatch(clients[0]!, path, { id: 1 as never }), /id must be/);
     assert.throws(() => new LeaderLatch(clients[0]!, path, null as never), /options must be/);
     const latch = new LeaderLatch(clients[0]!, path);
     assert.equal(latch.state, 'LATENT');
-    assert.equal(latch.hasLeadership, false);
+    assert.equal(latch.isLeader, false);
     await latch.start();
     await assert.rejects(latch.start(), IllegalStateError);
     assert.equal(await latch.await({ timeoutMs: 10_000 }), true);

@@ -98,7 +98,7 @@ describe('leader recipes with the server stopped', () => {
       await waitFor(async () => (await children(clients[0]!, latchPath)).length === 2);
       await waitFor(async () => (await children(clients[0]!, selectorPath)).length === 2);
       // Both nodes listed does not mean the leader has read the listing yet.
-      await waitFor(() => latches.some((latch) => latch.hasLeadership));
+      await waitFor(() => latches.some((latch) => latch.isLeader));
       await server.stop();
       const closeMs: number[] = [];
       for (const recipe of [...latches, ...selectors]) {
@@ -144,7 +144,7 @@ describe('leader recipes with the server stopped', () => {
       await waitFor(async () => (await children(clients[0]!, path)).length === 2);
       assert.equal(leader.isValid(), true);
       await server.stop();
-      await waitFor(() => !leader.hasLeadership, { message: 'SUSPENDED ends leadership' });
+      await waitFor(() => !leader.isLeader, { message: 'SUSPENDED ends leadership' });
       assert.equal(leader.isValid(), false);
       assert.equal(leader.validUntil, -Infinity);
       const waits = [leader, follower].map(async (latch) => {

@@ -49,14 +49,14 @@ describe('LeaderSelector under faults', () => {
     const b = contender(clients[1]!, path, 'b', witness, { autoRequeue: true });
     try {
       await a.selector.start();
-      await waitFor(() => a.selector.hasLeadership);
+      await waitFor(() => a.selector.isLeader);
       await b.selector.start();
       await waitFor(async () => (await ids(a.selector)).length === 2);
       const before = await nodesOf(clients[0]!, path);
       await server.stop();
       await waitFor(() => a.abortReasons.length === 1, { message: 'the leader’s signal aborts' });
       assert.ok(isConnectionLoss(a.abortReasons[0]), String(a.abortReasons[0]));
-      assert.equal(a.selector.hasLeadership, false);
+      assert.equal(a.selector.isLeader, false);
       await server.restart();
       // CURATOR-671: both attempts ended, the waiting one too; both queue with new nodes.
       const requeued = await waitFor(
@@ -67,7 +67,7 @@ describe('LeaderSelector under faults', () => {
         { timeoutMs: 20_000, message: 'both queued again with new nodes' },
       );
       assert.equal(requeued.length, 2);
-      await waitFor(() => a.selector.hasLeadership !== b.selector.hasLeadership, {
+      await waitFor(() => a.selector.isLeader !== b.selector.isLeader, {
         message: 'exactly one leads',
       });
       assert.deepEqual(witness.violations, []);
@@ -89,7 +89,7 @@ describe('LeaderSelector under faults', () => {
     const a = contender(client, path, 'a', witness);
     try {
       await a.selector.start();
-      await waitFor(() => a.selector.hasLeadership);
+      await waitFor(() => a.selector.isLeader);
       const node = await nodesOf(client, path);
       const states: string[] = [];
       client.on('stateChanged', (state) => states.push(state));
@@ -99,7 +99,7 @@ describe('LeaderSelector under faults', () => {
       await waitFor(() => states.includes(ConnectionState.RECONNECTED));
       assert.deepEqual(states, [ConnectionState.SUSPENDED, ConnectionState.RECONNECTED]);
       assert.deepEqual(a.abortReasons, []);
-      assert.equal(a.selector.hasLeadership, true);
+      assert.equal(a.selector.isLeader, true);
       assert.deepEqual(await nodesOf(client, path), node);
     } finally {
       proxy.heal();
@@ -164,7 +164,7 @@ describe('LeaderSelector under faults', () => {
     const b = contender(clients[1]!, path, 'b', witness, { autoRequeue: true });
     try {
       await a.selector.start();
-      await waitFor(() => a.selector.hasLeadership);
+      await waitFor(() => a.selector.isLeader);
       await b.selector.start();
       await waitFor(async () => (await ids(a.selector)).length === 2);
       await killSession(clients[0]!, server.connectString);
@@ -173,7 +173,7 @@ describe('LeaderSelector under faults', () => {
         message: 'the leader’s signal aborts',
       });
       assert.ok(isSessionExpired(a.abortReasons[0]), String(a.abortReasons[0]));
-      await waitFor(() => b.selector.hasLeadership, { message: 'b leads' });
+      await waitFor(() => b.selector.isLeader, { message: 'b leads' });
       await waitFor(async () => (await ids(b.selector)).join() === 'b,a', {
         message: 'a queued again in its new session',
       });
@@ -196,14 +196,14 @@ describe('LeaderSelector under faults', () => {
     let abortedAt = Number.POSITIVE_INFINITY;
     try {
       await a.selector.start();
-      await waitFor(() => a.selector.hasLeadership);
-      a.selector.leadership.subscribe((leading) => {
+      await waitFor(() => a.selector.isLeader);
+      a.selector.leadershipStates.subscribe((leading) => {
         if (!leading) abortedAt = Math.min(abortedAt, performance.now());
       });
       await b.selector.start();
       await waitFor(async () => (await ids(b.selector)).length === 2);
       proxy.blackhole();
-      await waitFor(() => b.selector.hasLeadership, {
+      await waitFor(() => b.selector.isLeader, {
         timeoutMs: 15_000,
         message: 'b leads once the server expired a',
       });
@@ -230,11 +230,11 @@ describe('LeaderSelector under faults', () => {
     const b = contender(clients[1]!, path, 'b', witness, { autoRequeue: true });
     try {
       await a.selector.start();
-      await waitFor(() => a.selector.hasLeadership);
+      await waitFor(() => a.selector.isLeader);
       await b.selector.start();
       await waitFor(async () => (await ids(a.selector)).length === 2);
       await clients[0]!.close();
-      await waitFor(() => b.selector.hasLeadership, { message: 'b leads' });
+      await waitFor(() => b.selector.isLeader, { message: 'b leads' });
       assert.ok(isClosed(a.abortReasons[0]), String(a.abortReasons[0]));
       assert.deepEqual(await ids(b.selector), ['b']);
       assert.equal(a.selector.state, 'STARTED');
@@ -270,7 +270,7 @@ describe('LeaderSelector under faults', () => {
       const killedAt = performance.now();
       child.kill('SIGKILL');
       await exited;
-      await waitFor(() => b.selector.hasLeadership, {
+      await waitFor(() => b.selector.isLeader, {
         timeoutMs: sessionTimeoutMs + 10_000,
         message: 'b leads',
       });

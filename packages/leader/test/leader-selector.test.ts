@@ -28,14 +28,14 @@ describe('LeaderSelector', () => {
         await selector.start();
         await waitFor(async () => (await ids(selector)).includes(selector.id));
       }
-      await waitFor(() => all[0]!.selector.hasLeadership, { message: 'a leads' });
+      await waitFor(() => all[0]!.selector.isLeader, { message: 'a leads' });
       assert.deepEqual(await all[2]!.selector.getParticipants(), [
         { id: 'a', isLeader: true },
         { id: 'b', isLeader: false },
         { id: 'c', isLeader: false },
       ]);
       assert.deepEqual(await all[1]!.selector.getLeader(), { id: 'a', isLeader: true });
-      assert.equal(all[1]!.selector.hasLeadership, false);
+      assert.equal(all[1]!.selector.isLeader, false);
       // Node layout: Curator's protected lock nodes, the id as data.
       const children = await clients[0]!.getChildren(path);
       assert.equal(children.length, 3);
@@ -55,7 +55,7 @@ describe('LeaderSelector', () => {
     const witness = new LeaderWitness();
     const one = contender(clients[0]!, path, 'one', witness);
     await one.selector.start();
-    await waitFor(() => one.selector.hasLeadership);
+    await waitFor(() => one.selector.isLeader);
     assert.deepEqual(await observer.getLeader(), { id: 'one', isLeader: true });
     await one.selector.close();
     await observer.close();
@@ -76,7 +76,7 @@ describe('LeaderSelector', () => {
           intervalMs: 2,
           message: 'all 5 queued',
         });
-        const leader = await waitFor(() => all.find(({ selector }) => selector.hasLeadership));
+        const leader = await waitFor(() => all.find(({ selector }) => selector.isLeader));
         const successorsBefore = all.map(({ entries }) => entries.length);
         const startedAt = performance.now();
         leader.release();
@@ -108,17 +108,17 @@ describe('LeaderSelector', () => {
     const b = contender(clients[1]!, path, 'b', witness);
     try {
       await a.selector.start();
-      await waitFor(() => a.selector.hasLeadership);
+      await waitFor(() => a.selector.isLeader);
       await b.selector.start();
       await waitFor(async () => (await ids(a.selector)).length === 2);
       a.release();
-      await waitFor(() => b.selector.hasLeadership, { message: 'b leads' });
+      await waitFor(() => b.selector.isLeader, { message: 'b leads' });
       assert.deepEqual(await ids(a.selector), ['b'], 'a left the line');
       assert.equal(a.selector.requeue(), true);
       assert.equal(a.selector.requeue(), false, 'already queued');
       await waitFor(async () => (await ids(a.selector)).join() === 'b,a');
       b.release();
-      await waitFor(() => a.selector.hasLeadership, { message: 'a leads again' });
+      await waitFor(() => a.selector.isLeader, { message: 'a leads again' });
       assert.deepEqual(witness.leaders, ['a', 'b', 'a']);
       assert.deepEqual(witness.violations, []);
     } finally {
@@ -133,12 +133,12 @@ describe('LeaderSelector', () => {
     const b = contender(clients[1]!, path, 'b', witness, { autoRequeue: true });
     try {
       await a.selector.start();
-      await waitFor(() => a.selector.hasLeadership);
+      await waitFor(() => a.selector.isLeader);
       await b.selector.start();
       await waitFor(async () => (await ids(a.selector)).length === 2);
       b.selector.interruptLeadership(); // not the leader: nothing happens
       a.selector.interruptLeadership();
-      await waitFor(() => b.selector.hasLeadership, { message: 'b leads' });
+      await waitFor(() => b.selector.isLeader, { message: 'b leads' });
       assert.equal(a.abortReasons.length, 1);
       assert.equal((a.abortReasons[0] as Error).name, 'AbortError');
       assert.equal(b.abortReasons.length, 0);
@@ -158,7 +158,7 @@ describe('LeaderSelector', () => {
     const b = contender(clients[1]!, path, 'b', witness);
     try {
       await a.selector.start();
-      await waitFor(() => a.selector.hasLeadership);
+      await waitFor(() => a.selector.isLeader);
       await b.selector.start();
       await waitFor(async () => (await ids(a.selector)).length === 2);
       a.selector.interruptLeadership();
@@ -169,10 +169,10 @@ describe('LeaderSelector', () => {
         { id: 'b', isLeader: false },
       ]);
       assert.equal(a.selector.requeue(), false, 'the attempt is still under way');
-      assert.equal(b.selector.hasLeadership, false);
-      assert.equal(a.selector.hasLeadership, true);
+      assert.equal(b.selector.isLeader, false);
+      assert.equal(a.selector.isLeader, true);
       a.release();
-      await waitFor(() => b.selector.hasLeadership);
+      await waitFor(() => b.selector.isLeader);
       assert.deepEqual(witness.violations, []);
     } finally {
       await closeAll([a.selector, b.selector]);
@@ -190,13 +190,13 @@ describe('LeaderSelector', () => {
       }
       await c!.selector.close();
       assert.deepEqual(await ids(a!.selector), ['a', 'b'], 'c left the line');
-      assert.equal(a!.selector.hasLeadership, true);
+      assert.equal(a!.selector.isLeader, true);
       await a!.selector.close();
       assert.equal(a!.abortReasons.length, 1);
       assert.ok(isClosed(a!.abortReasons[0]), 'the reason is a ClosedError');
       assert.equal(witness.current === 'a', false, 'takeLeadership returned before close() did');
-      assert.equal(a!.selector.hasLeadership, false);
-      await waitFor(() => b!.selector.hasLeadership);
+      assert.equal(a!.selector.isLeader, false);
+      await waitFor(() => b!.selector.isLeader);
       assert.deepEqual(await ids(b!.selector), ['b']);
       await a!.selector.close(); // twice: no-op
       assert.equal(a!.selector.state, 'CLOSED');
@@ -219,7 +219,7 @@ describe('LeaderSelector', () => {
     await waitFor(async () => (await clients[0]!.getChildren(path)).length === 0, {
       message: 'the node deleted',
     });
-    assert.equal(selector.hasLeadership, false);
+    assert.equal(selector.isLeader, false);
   });
 
   it('streams and listeners: leadership replays, isLeader/notLeader are called, a throwing takeLeadership is reported and the node released', async () => {
@@ -242,7 +242,7 @@ describe('LeaderSelector', () => {
       events.push('notLeader');
       throw new Error('listener failed'); // isolated: reported, nothing else breaks
     });
-    const values = firstValueFrom(selector.leadership.pipe(toArray()));
+    const values = firstValueFrom(selector.leadershipStates.pipe(toArray()));
     const errors = firstValueFrom(
       selector.errors.pipe(
         filter(({ context }) => context === 'notLeader listener'),

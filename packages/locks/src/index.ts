@@ -4,7 +4,7 @@ export type { InterProcessMutexOptions } from './interprocess-mutex.js';
 export { Revoker, REVOKE_MESSAGE } from './revoker.js';
 export type { RevocationListener } from './revocation-watch.js';
 export { ReentrantLock } from './reentrant-lock.js';
-export type { LockHold } from './reentrant-lock.js';
+export type { LockHold, LockHoldJson, MutexHold } from './lock-hold.js';
 export { InterProcessReadWriteLock, ReadLock, WriteLock } from './interprocess-read-write-lock.js';
 export type {
   InterProcessReadWriteLockOptions,

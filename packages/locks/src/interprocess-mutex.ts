@@ -1,5 +1,5 @@
 import { type FrameworkClient } from '@zkrecipes/framework';
-import { checkListener } from '@zkrecipes/framework/recipe-support';
+import { checkListener, checkRecipeOptions } from '@zkrecipes/framework/recipe-support';
 import { checkFlag, checkNodeData, checkOptionsObject } from './check-arguments.js';
 import type { FlowScope } from './flow-scope.js';
 import { MUTEX_DRIVER } from './lock-driver.js';
@@ -40,9 +40,8 @@ export interface InterProcessMutexOptions {
  *
  * @example
  * const mutex = new InterProcessMutex(client, '/app/locks/orders');
- * if (await mutex.acquire(0)) { // a non-blocking check: one read when it is taken
- *   try { await work(mutex.hold!.fencingToken); } finally { await mutex.release(); }
- * }
+ * await using hold = await mutex.acquireHold(0); // a non-blocking check: one read when taken
+ * if (hold !== undefined) await work(hold.fencingToken); // released at the end of the scope
  */
 export class InterProcessMutex extends ReentrantLock {
   readonly #client: FrameworkClient;
@@ -51,6 +50,7 @@ export class InterProcessMutex extends ReentrantLock {
 
   constructor(client: FrameworkClient, path: string, options: InterProcessMutexOptions = {}) {
     checkOptionsObject(options);
+    checkRecipeOptions('InterProcessMutex', options, ['lockData', 'pipelineRelease']);
     super(client, path, {
       driver: MUTEX_DRIVER,
       lockName: LockName.MUTEX,

@@ -1,12 +1,17 @@
 import { type FrameworkClient } from '@zkrecipes/framework';
-import { checkClient } from '@zkrecipes/framework/recipe-support';
+import { checkClient, checkRecipeOptions } from '@zkrecipes/framework/recipe-support';
 import { checkFlag, checkNodeData, checkOptionsObject } from './check-arguments.js';
 import type { FlowScope } from './flow-scope.js';
 import { IllegalMonitorStateError } from './illegal-monitor-state-error.js';
 import type { LockInternalsConfig } from './lock-internals.js';
 import { READ_DRIVER, WRITE_DRIVER } from './lock-driver.js';
 import { LockName } from './lock-node-names.js';
-import { flowHoldOf, ReentrantLock, type AttemptShape } from './reentrant-lock.js';
+import {
+  flowHoldOf,
+  ReentrantLock,
+  unscopedHoldCount,
+  type AttemptShape,
+} from './reentrant-lock.js';
 
 /** Options of {@link InterProcessReadWriteLock}. */
 export interface InterProcessReadWriteLockOptions {
@@ -81,12 +86,31 @@ export class WriteLock extends ReentrantLock {
 }
 
 /**
+ * Why a read acquire outside any flow is refused while this lock's write lock is held outside
+ * any flow: such a hold belongs to no flow, so the read acquire cannot be the holder's
+ * downgrade; it would queue behind this process's own write node and wait for itself.
+ */
+const DOWNGRADE_OUTSIDE_A_FLOW =
+  'the read lock would wait for the write lock this process holds outside a flow ' +
+  '(forever without a timeout): outside runInFlow() or withLock() a hold belongs to no flow, ' +
+  'so a read acquire cannot be the write holder downgrading. To downgrade, take the write ' +
+  'lock, then the read lock, then release the write lock, all inside one ' +
+  'runInFlow(async () => { ... }) or writeLock().withLock(...); or release the write lock ' +
+  'first. A reader that is not the writer waits as usual inside a flow of its own ' +
+  '(readLock().withLock(...))';
+
+/**
  * The shared half of {@link InterProcessReadWriteLock} (`_c_<uuid>-__READ__<sequence>` nodes):
  * holds as soon as no writer is queued ahead of it. Reentrant within a flow.
  *
  * Downgrade: a flow holding the write lock gets the read lock at once, and its read node takes
  * the write node's place in line (Curator 5.5+: a plain ephemeral `__READ__<write sequence>`),
  * so releasing the write lock afterwards cannot let a queued writer in ahead of it.
+ *
+ * Outside any flow, a read acquire while this process holds the write lock outside any flow
+ * is refused with an IllegalMonitorStateError before anything is sent: it cannot be a
+ * downgrade (a hold outside a flow has no owner to compare with) and would wait for this
+ * process's own write node. A reader in a flow of its own waits for that write hold as usual.
  */
 export class ReadLock extends ReentrantLock {
   readonly #writeLock: WriteLock;
@@ -111,9 +135,14 @@ export class ReadLock extends ReentrantLock {
   }
 
   /** @internal */
-  protected override prepareAttempt(_scope: FlowScope | undefined): AttemptShape {
+  protected override prepareAttempt(scope: FlowScope | undefined): AttemptShape {
     const write = flowHoldOf(this.#writeLock);
-    if (write === undefined) return {};
+    if (write === undefined) {
+      if (scope === undefined && unscopedHoldCount(this.#writeLock) > 0) {
+        throw new IllegalMonitorStateError(DOWNGRADE_OUTSIDE_A_FLOW, { path: this.path });
+      }
+      return {};
+    }
     const at = write.lockPath.lastIndexOf(LockName.WRITE);
     return {
       alwaysHolds: true,
@@ -147,6 +176,7 @@ export class InterProcessReadWriteLock {
   ) {
     checkClient('InterProcessReadWriteLock', client);
     checkOptionsObject(options);
+    checkRecipeOptions('InterProcessReadWriteLock', options, ['lockData', 'pipelineRelease']);
     const half: ReadWriteLockHalfOptions = {
       data: checkNodeData('lockData', options.lockData),
       pipelineRelease: checkFlag('pipelineRelease', options.pipelineRelease),

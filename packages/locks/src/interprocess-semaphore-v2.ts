@@ -8,7 +8,7 @@ import {
   NoNodeError,
   validatePath,
 } from '@zkrecipes/framework';
-import { checkClient } from '@zkrecipes/framework/recipe-support';
+import { checkClient, checkRecipeOptions } from '@zkrecipes/framework/recipe-support';
 import { AcquireLimits } from './acquire-limits.js';
 import { checkAcquireArguments, checkNodeData, checkOptionsObject } from './check-arguments.js';
 import { ConnectionWatch, HoldValidity } from './connection-watch.js';
@@ -77,6 +77,7 @@ export class InterProcessSemaphoreV2 {
     }
     checkOptionsObject(options);
     this.#client = client;
+    checkRecipeOptions('InterProcessSemaphoreV2', options, ['nodeData']);
     this.#maxLeases = maxLeases;
     this.#nodeData = checkNodeData('nodeData', options.nodeData);
     this.#leasesPath = joinPath(path, SEMAPHORE_LEASES);

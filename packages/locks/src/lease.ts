@@ -27,9 +27,14 @@ export class Lease implements AsyncDisposable {
     return this.#path;
   }
 
-  /** The lease node's name (Curator's `getNodeName()`). */
+  /** The lease node's name. */
   get nodeName(): string {
     return this.#path.slice(this.#path.lastIndexOf('/') + 1);
+  }
+
+  /** Curator's `getNodeName()`: {@link nodeName}. */
+  getNodeName(): string {
+    return this.nodeName;
   }
 
   /**
@@ -88,8 +93,8 @@ export class Lease implements AsyncDisposable {
 
   /** @internal Times the lease (and counts its lost signal) until it is given back. */
   traced(telemetry: LockTelemetry): void {
-    const trace = telemetry.held(() => this.lost);
-    this.#onEnd = () => telemetry.released(trace);
+    telemetry.held(this, () => this.lost);
+    this.#onEnd = () => telemetry.released(this);
   }
 
   async #end(remove: () => Promise<void>): Promise<void> {

@@ -24,6 +24,8 @@ export class LockTelemetry {
   readonly #telemetry: ClientTelemetry;
   readonly #attributes: Attributes;
   readonly #outcomeAttributes: Record<AcquireOutcome, Attributes>;
+  /** The holds (or leases) being timed. */
+  readonly #holds = new WeakMap<object, HoldTrace>();
 
   constructor(client: FrameworkClient, recipe: string, path: string) {
     const telemetry = telemetryOf(client);
@@ -50,10 +52,11 @@ export class LockTelemetry {
     };
   }
 
-  /** A hold was taken: times it until `released`, and counts its lost signal if it fires. */
-  held(lost: () => AbortSignal): HoldTrace {
+  /** `hold` was taken: times it until `released`, and counts its lost signal if it fires. */
+  held(hold: object, lost: () => AbortSignal): void {
     this.#holding().add(1, this.#attributes);
     const trace = new HoldTrace(performance.now());
+    this.#holds.set(hold, trace);
     if (this.#telemetry.metricsEnabled) {
       lost().addEventListener(
         'abort',
@@ -70,12 +73,12 @@ export class LockTelemetry {
         { once: true },
       );
     }
-    return trace;
   }
 
-  /** The hold was given back (release() called). */
-  released(trace: HoldTrace): void {
-    if (trace.releasedMs !== undefined) return;
+  /** `hold` was given back (release() or close() called); a second call does nothing. */
+  released(hold: object): void {
+    const trace = this.#holds.get(hold);
+    if (trace === undefined || trace.releasedMs !== undefined) return;
     trace.releasedMs = performance.now();
     this.#holding().add(-1, this.#attributes);
     this.#telemetry
@@ -121,8 +124,8 @@ export class LockTelemetry {
   }
 }
 
-/** @internal When a hold began and ended. */
-export class HoldTrace {
+/** When a hold began and ended. */
+class HoldTrace {
   readonly startMs: number;
   releasedMs: number | undefined;
 

@@ -13,77 +13,12 @@ import { checkAcquireArguments } from './check-arguments.js';
 import { HoldValidity } from './connection-watch.js';
 import { currentFlow, findFlowHold, runInFlow, type FlowScope } from './flow-scope.js';
 import { IllegalMonitorStateError } from './illegal-monitor-state-error.js';
+import { Hold, HoldHandle, type LockHold, type MutexHold } from './lock-hold.js';
 import type { AcquireOptions, InterProcessLock } from './interprocess-lock.js';
 import { LockInternals, type AttemptOptions, type LockInternalsConfig } from './lock-internals.js';
 import { reportDeleteFailure } from './own-node.js';
 import { waitForWake } from './wait-for-wake.js';
-import { LockTelemetry, type HoldTrace } from './lock-telemetry.js';
-
-/** A held lock, as the flow holding it sees it. */
-export interface LockHold {
-  /** Our lock node (namespace-relative), e.g. `/app/lock/_c_<uuid>-lock-0000000007`. */
-  readonly lockPath: string;
-  /**
-   * Strictly greater than the token of every earlier holder of this lock path, also across a
-   * delete and re-create of the lock's parent. Pass it to the resource you protect and let it
-   * refuse writes carrying a smaller token than it has seen: that stops a holder who lost the
-   * lock without knowing (a long pause, a partition) from doing damage.
-   *
-   * It is our lock node's czxid (from the create's reply), the number `zkrecipes inspect` and a
-   * Java service reading the node's Stat see. Lock order is sequence order, which is creation
-   * order, and zxids are global: so each holder's node was created after every earlier
-   * holder's. Read locks are ordered against writers; overlapping readers have distinct,
-   * unordered tokens. A read lock taken by the write holder keeps the write hold's token.
-   */
-  readonly fencingToken: bigint;
-  /**
-   * Aborts when the client's error policy says the hold may be gone: SUSPENDED or LOST under
-   * 'standard', LOST only under 'session'; and when the client closes. Pass it to the work done
-   * under the lock. It does not abort on `release()`.
-   */
-  readonly lost: AbortSignal;
-  /**
-   * Until when (a `performance.now()` instant) the hold is known to be sound: the client's
-   * `validUntilMs`, or -Infinity once `lost` would abort or after the hold was released.
-   * Computed when read: right after a long event-loop stall it is already in the past.
-   */
-  readonly validUntil: number;
-  /**
-   * `performance.now() < validUntil`: whether the hold may still act. Check it right before
-   * each side effect (no await in between), or pass the fencing token along.
-   */
-  isValid(): boolean;
-}
-
-class Hold implements LockHold {
-  readonly lockPath: string;
-  readonly fencingToken: bigint;
-  readonly #validity: HoldValidity;
-  count = 1;
-  trace: HoldTrace | undefined;
-
-  constructor(lockPath: string, fencingToken: bigint, validity: HoldValidity) {
-    this.lockPath = lockPath;
-    this.fencingToken = fencingToken;
-    this.#validity = validity;
-  }
-
-  get lost(): AbortSignal {
-    return this.#validity.signal;
-  }
-
-  get validUntil(): number {
-    return this.#validity.validUntil;
-  }
-
-  isValid(): boolean {
-    return this.#validity.isValid();
-  }
-
-  end(): void {
-    this.#validity.end();
-  }
-}
+import { LockTelemetry } from './lock-telemetry.js';
 
 /** @internal What a kind of lock adds to an attempt (see `prepareAttempt`). */
 export type AttemptShape = Partial<Omit<AttemptOptions, 'limits'>>;
@@ -94,6 +29,9 @@ export type AttemptShape = Partial<Omit<AttemptOptions, 'limits'>>;
  */
 export let flowHoldOf: (lock: ReentrantLock) => LockHold | undefined;
 
+/** @internal How many holds of `lock` were taken outside any flow (the downgrade check). */
+export let unscopedHoldCount: (lock: ReentrantLock) => number;
+
 /**
  * A reentrant lock over the lock-node queue (the internal `LockInternals`). Holds belong to
  * flows (see `runInFlow`); a hold taken outside any flow belongs to no flow in particular: it is
@@ -102,6 +40,7 @@ export let flowHoldOf: (lock: ReentrantLock) => LockHold | undefined;
 export abstract class ReentrantLock implements InterProcessLock {
   static {
     flowHoldOf = (lock) => findFlowHold<Hold>(lock)?.hold;
+    unscopedHoldCount = (lock) => lock.#unscoped.length;
   }
 
   readonly #client: FrameworkClient;
@@ -147,28 +86,59 @@ export abstract class ReentrantLock implements InterProcessLock {
    */
   acquire(timeoutMs: number | undefined, options?: AcquireOptions): Promise<boolean>;
   async acquire(timeoutMs?: number, options: AcquireOptions = {}): Promise<boolean> {
+    return (await this.#acquireWithin(timeoutMs, options)) !== undefined;
+  }
+
+  /**
+   * `acquire` that resolves the hold instead of a boolean: the hold when acquired, undefined
+   * when `timeoutMs` ran out (the same timeout, signal and reentrancy rules as `acquire`). The
+   * hold is released by its own `release()`, or by `await using` at the end of a block:
+   *
+   * ```ts
+   * await using hold = await mutex.acquireHold(0); // undefined: someone else has it
+   * if (hold !== undefined) await publish(report, { fencingToken: hold.fencingTokenString });
+   * ```
+   */
+  acquireHold(timeoutMs?: undefined, options?: AcquireOptions): Promise<MutexHold>;
+  /** See the first signature: undefined when `timeoutMs` ran out. */
+  acquireHold(
+    timeoutMs: number | undefined,
+    options?: AcquireOptions,
+  ): Promise<MutexHold | undefined>;
+  async acquireHold(
+    timeoutMs?: number,
+    options: AcquireOptions = {},
+  ): Promise<MutexHold | undefined> {
+    const hold = await this.#acquireWithin(timeoutMs, options);
+    return hold === undefined ? undefined : new HoldHandle(hold, () => this.#releaseHold(hold));
+  }
+
+  async #acquireWithin(
+    timeoutMs: number | undefined,
+    options: AcquireOptions,
+  ): Promise<Hold | undefined> {
     const signal = checkAcquireArguments(timeoutMs, options);
     using limits = AcquireLimits.of(this.#internals.connectionWatch, timeoutMs, signal);
     const trace = this.#telemetry.acquireStarted(timeoutMs);
     try {
-      const acquired = await this.#acquire(limits);
-      trace.end(acquired ? 'acquired' : 'timed_out');
-      return acquired;
+      const hold = await this.#acquire(limits);
+      trace.end(hold === undefined ? 'timed_out' : 'acquired');
+      return hold;
     } catch (error) {
       const ranOut = limits.ranOut(error);
       trace.end(ranOut ? 'timed_out' : 'error', error);
-      if (ranOut) return false;
+      if (ranOut) return undefined;
       throw error;
     }
   }
 
-  async #acquire(limits: AcquireLimits): Promise<boolean> {
+  async #acquire(limits: AcquireLimits): Promise<Hold | undefined> {
     limits.throwIfAborted();
     const scope = currentFlow();
     // Another acquire of this lock under way in this very flow: its outcome decides ours.
     const pending = scope?.pending.get(this);
     if (pending !== undefined) {
-      if (limits.tryOnly) return false;
+      if (limits.tryOnly) return undefined;
       await waitForWake(pending, {
         signal: limits.signal,
         closed: this.#internals.connectionWatch.closedSignal,
@@ -177,10 +147,10 @@ export abstract class ReentrantLock implements InterProcessLock {
     const owned = findFlowHold<Hold>(this, scope);
     if (owned !== undefined) {
       owned.hold.count++;
-      return true;
+      return owned.hold;
     }
     // Not connected: nobody can know who holds it, and acquire(0) waits for nothing.
-    if (limits.tryOnly && !this.#client.isConnected) return false;
+    if (limits.tryOnly && !this.#client.isConnected) return undefined;
     const attempt = this.#attemptFor(scope, limits);
     if (scope === undefined) return attempt;
     scope.pending.set(this, attempt);
@@ -209,8 +179,35 @@ export abstract class ReentrantLock implements InterProcessLock {
       }
       hold = unscoped;
     }
+    await this.#giveBack(hold);
+  }
+
+  /** One release of `hold` itself (a MutexHold's), from whichever flow calls it. */
+  async #releaseHold(hold: Hold): Promise<void> {
+    if (hold.scope !== undefined) {
+      if (hold.count === 0 || hold.scope.holds.get(this) !== hold) {
+        throw new IllegalMonitorStateError('this hold was already released', {
+          path: this.#path,
+        });
+      }
+      if (--hold.count > 0) return;
+      hold.scope.holds.delete(this);
+    } else {
+      const at = this.#unscoped.indexOf(hold);
+      if (at < 0) {
+        throw new IllegalMonitorStateError('this hold was already released', {
+          path: this.#path,
+        });
+      }
+      this.#unscoped.splice(at, 1);
+    }
+    await this.#giveBack(hold);
+  }
+
+  async #giveBack(hold: Hold): Promise<void> {
+    hold.count = 0;
     this.#holdCount--;
-    if (hold.trace !== undefined) this.#telemetry.released(hold.trace);
+    this.#telemetry.released(hold);
     hold.end();
     await this.#internals.releaseLock(hold.lockPath);
   }
@@ -293,22 +290,26 @@ export abstract class ReentrantLock implements InterProcessLock {
     return {};
   }
 
-  async #attemptFor(scope: FlowScope | undefined, limits: AcquireLimits): Promise<boolean> {
+  async #attemptFor(
+    scope: FlowScope | undefined,
+    limits: AcquireLimits,
+  ): Promise<Hold | undefined> {
     const acquired = await this.#internals.attemptLock({
       limits,
       ...this.prepareAttempt(scope),
     });
-    if (acquired === undefined) return false;
+    if (acquired === undefined) return undefined;
     const { path, fencingToken, epoch } = acquired;
     const hold = new Hold(
       path,
       fencingToken,
       new HoldValidity(this.#internals.connectionWatch, epoch, path),
+      scope,
     );
-    hold.trace = this.#telemetry.held(() => hold.lost);
+    this.#telemetry.held(hold, () => hold.lost);
     if (scope === undefined) this.#unscoped.push(hold);
     else scope.holds.set(this, hold);
     this.#holdCount++;
-    return true;
+    return hold;
   }
 }

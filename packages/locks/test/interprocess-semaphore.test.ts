@@ -39,6 +39,7 @@ describe('InterProcessSemaphoreV2', () => {
       semaphores.slice(0, 3).map((semaphore) => semaphore.acquire()),
     );
     for (const lease of leases) assert.match(lease.nodeName, LEASE_NODE);
+    for (const lease of leases) assert.equal(lease.getNodeName(), lease.nodeName); // Curator's name
     assert.equal(await semaphores[3]!.acquire(1, 0), undefined, 'a fourth does not fit');
     const fourth = semaphores[3]!.acquire();
     await waitFor(async () => (await semaphores[0]!.getParticipantNodes()).length === 4, {

@@ -53,6 +53,27 @@ describe('locks given bad input (real server)', () => {
     }
   });
 
+  it('constructors given an unknown option reject it with InvalidArgumentError naming the recipe and the option', () => {
+    const cases: [string, () => unknown][] = [
+      ['InterProcessMutex', () => new InterProcessMutex(client, '/m', { lockdata: 1 } as never)],
+      [
+        'InterProcessReadWriteLock',
+        () => new InterProcessReadWriteLock(client, '/m', { pipeline: true } as never),
+      ],
+      [
+        'InterProcessSemaphoreV2',
+        () => new InterProcessSemaphoreV2(client, '/m', 2, { data: 1 } as never),
+      ],
+    ];
+    for (const [name, construct] of cases) {
+      assert.throws(construct, (error) => {
+        assert.ok(error instanceof InvalidArgumentError, name);
+        assert.match(error.message, new RegExp(`${name}: unknown option '\\w+'`));
+        return true;
+      });
+    }
+  });
+
   it('withLock without a function, lockData over the node limit, leases that are not leases: refused with nothing sent', async () => {
     const path = uniquePath('misuse');
     const mutex = new InterProcessMutex(client, path);

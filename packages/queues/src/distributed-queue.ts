@@ -1,4 +1,4 @@
-import type { Observable, Subscription } from 'rxjs';
+import type { Subscription } from 'rxjs';
 import {
   ClosedError,
   type FrameworkClient,
@@ -8,10 +8,12 @@ import {
   joinPath,
   type Logger,
   type RecipeState,
+  type IterableObservable,
 } from '@zkrecipes/framework';
 import {
   CallLimits,
   checkClient,
+  checkRecipeOptions,
   checkEventListener,
   requestSignal,
   TIMED_OUT,
@@ -108,6 +110,20 @@ export class DistributedQueue<T = Buffer> {
   ) {
     const recipe = variant?.recipe ?? 'DistributedQueue';
     checkClient(recipe, client);
+    checkRecipeOptions(recipe, options, [
+      'serializer',
+      'consumer',
+      'lockPath',
+      'errorMode',
+      'maxItems',
+      'hardMaxItems',
+      'concurrency',
+      'prefetch',
+      'closeTimeoutMs',
+      'deadLetterPath',
+      // DistributedPriorityQueue's own
+      ...(recipe === 'DistributedPriorityQueue' ? ['minItemsBeforeRefresh'] : []),
+    ]);
     const {
       lockPath,
       serializer,
@@ -177,9 +193,19 @@ export class DistributedQueue<T = Buffer> {
     return this.#taker.lastCount;
   }
 
+  /** Curator's `getLastMessageCount()`: {@link lastMessageCount}. */
+  getLastMessageCount(): number {
+    return this.#taker.lastCount;
+  }
+
   /** What happens to items, as a stream (puts, consumed, errors, lost locks, corrupt nodes). */
-  get events$(): Observable<QueueEvent> {
-    return this.#events.events$;
+  get events(): IterableObservable<QueueEvent> {
+    return this.#events.events;
+  }
+
+  /** @deprecated The same stream as {@link events}, under its first name. */
+  get events$(): IterableObservable<QueueEvent> {
+    return this.#events.events;
   }
 
   /** Curator-style listener of the same events; returns the function that removes it. */

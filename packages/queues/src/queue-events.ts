@@ -1,8 +1,8 @@
 // What a DistributedQueue reports about its items, as an rxjs stream and as Curator-style
 // listeners. Listeners are isolated: one that throws (or returns a rejected promise) is logged
 // and cannot disturb the queue, other listeners, or the process.
-import { Subject, type Observable } from 'rxjs';
-import type { Logger } from '@zkrecipes/framework';
+import { Subject } from 'rxjs';
+import { iterableObservable, type IterableObservable, type Logger } from '@zkrecipes/framework';
 import type { QueueTelemetry } from './queue-telemetry.js';
 
 /** What happened to an item. `path` is always the item's node path. */
@@ -82,6 +82,7 @@ export type QueueListener = (event: QueueEvent) => unknown;
 
 export class QueueEvents {
   readonly #subject = new Subject<QueueEvent>();
+  readonly #events = iterableObservable(this.#subject.asObservable());
   readonly #listeners = new Set<QueueListener>();
   readonly #logger: Logger;
   /** The queue's metrics and spans (the consumers' spans are started through it too). */
@@ -92,8 +93,8 @@ export class QueueEvents {
     this.telemetry = telemetry;
   }
 
-  get events$(): Observable<QueueEvent> {
-    return this.#subject.asObservable();
+  get events(): IterableObservable<QueueEvent> {
+    return this.#events;
   }
 
   on(listener: QueueListener): () => void {

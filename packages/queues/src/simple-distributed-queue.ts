@@ -6,7 +6,12 @@ import {
   type SignalOptions,
   validatePath,
 } from '@zkrecipes/framework';
-import { CallLimits, checkClient, requestSignal } from '@zkrecipes/framework/recipe-support';
+import {
+  CallLimits,
+  checkClient,
+  checkRecipeOptions,
+  requestSignal,
+} from '@zkrecipes/framework/recipe-support';
 import { Closing } from './closing.js';
 import { ensureAndList } from './ensure-queue-path.js';
 import { NoSuchElementError } from './no-such-element-error.js';
@@ -71,6 +76,7 @@ export class SimpleDistributedQueue {
 
   constructor(client: FrameworkClient, path: string, options: SimpleDistributedQueueOptions = {}) {
     checkClient('SimpleDistributedQueue', client);
+    checkRecipeOptions('SimpleDistributedQueue', options, ['prefetch', 'hardMaxItems']);
     validatePath(path, { allowRoot: false });
     const { prefetch = 8, hardMaxItems = DEFAULT_HARD_MAX_ITEMS } = options;
     validateWholeNumber('prefetch', prefetch, 1, 1000);

@@ -1,8 +1,7 @@
 // What DistributedPriorityQueue, DistributedDelayQueue and DistributedIdQueue share: each wraps
 // a DistributedQueue made with its own order (as Curator's wrap theirs), and passes the
 // lifecycle, the consuming side and the events through.
-import type { Observable } from 'rxjs';
-import type { FrameworkClient } from '@zkrecipes/framework';
+import type { FrameworkClient, IterableObservable } from '@zkrecipes/framework';
 import type { DistributedQueueOptions } from './distributed-queue-options.js';
 import { DistributedQueue, type QueueState, type QueueVariant } from './distributed-queue.js';
 import type { QueueEvent, QueueListener } from './queue-events.js';
@@ -42,8 +41,13 @@ export abstract class WrappedQueue<T> {
   }
 
   /** What happens to items, as a stream (puts, consumed, errors, lost locks, corrupt nodes). */
-  get events$(): Observable<QueueEvent> {
-    return this.queue.events$;
+  get events(): IterableObservable<QueueEvent> {
+    return this.queue.events;
+  }
+
+  /** @deprecated The same stream as {@link events}, under its first name. */
+  get events$(): IterableObservable<QueueEvent> {
+    return this.queue.events;
   }
 
   /** Curator-style listener of the same events; returns the function that removes it. */

@@ -2,7 +2,7 @@
 // form. Typed errors, before anything is sent.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { InvalidArgumentError, type FrameworkClient } from '@zkrecipes/framework';
+import { createFramework, InvalidArgumentError, type FrameworkClient } from '@zkrecipes/framework';
 import {
   DistributedDelayQueue,
   DistributedIdQueue,
@@ -46,5 +46,39 @@ describe('queues given bad input', () => {
     assert.deepEqual(serializer.deserialize(Buffer.from(serializer.serialize({ a: [1] }))), {
       a: [1],
     });
+  });
+});
+
+describe('constructors given an unknown option', () => {
+  it('reject it with InvalidArgumentError naming the recipe and the option, with a suggestion', async () => {
+    // A client that is never started: the check comes before anything is sent.
+    const client = createFramework({ connectString: '127.0.0.1:1' });
+    const cases: [string, () => unknown][] = [
+      [
+        'DistributedQueue',
+        () => new DistributedQueue(client, '/q', { lockpath: '/q-lock' } as never),
+      ],
+      [
+        'SimpleDistributedQueue',
+        () => new SimpleDistributedQueue(client, '/q', { sessionTimeout: 5 } as never),
+      ],
+      [
+        'DistributedPriorityQueue',
+        () => new DistributedPriorityQueue(client, '/q', { minItems: 1 } as never),
+      ],
+      [
+        'DistributedDelayQueue',
+        () => new DistributedDelayQueue(client, '/q', { minItemsBeforeRefresh: 1 } as never),
+      ],
+    ];
+    for (const [name, construct] of cases) {
+      assert.throws(construct, (error) => {
+        assert.ok(error instanceof InvalidArgumentError, name);
+        assert.match(error.message, new RegExp(`${name}: unknown option '\\w+'`));
+        assert.match(error.message, /did you mean '\w+'\?|known: /);
+        return true;
+      });
+    }
+    await client.close();
   });
 });

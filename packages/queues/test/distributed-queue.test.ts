@@ -288,7 +288,7 @@ describe('DistributedQueue', () => {
       (error) => isIllegalState(error) && /put while LATENT/.test(String(error)),
     );
     assert.throws(() => queue.items(), /items\(\) while LATENT/);
-    const completed = firstValueFrom(queue.events$, { defaultValue: 'completed' });
+    const completed = firstValueFrom(queue.events, { defaultValue: 'completed' });
     await queue.start();
     assert.equal(queue.state, 'STARTED');
     await assert.rejects(queue.start(), /start\(\) while STARTED/);
@@ -460,20 +460,29 @@ describe('DistributedQueue', () => {
     }
   });
 
-  it('events$ reports puts; close() ends a waiting iterator; a closed client fails puts', async () => {
+  it('events reports puts (rxjs and for await; events$ is the same stream); close() ends waiting iterators; a closed client fails puts', async () => {
     const path = uniquePath('events');
     const client = await connect(server.connectString);
     const queue = new DistributedQueue(client, path);
+    assert.equal(queue.events$, queue.events);
     await queue.start();
-    const put = firstValueFrom(queue.events$.pipe(filter((e) => e.type === 'put')));
+    const put = firstValueFrom(queue.events.pipe(filter((e) => e.type === 'put')));
+    const looped: string[] = [];
+    const loop = (async () => {
+      for await (const event of queue.events) looped.push(event.type);
+      return 'ended';
+    })();
     const node = await queue.put(Buffer.from('x'));
     assert.deepEqual(await put, { type: 'put', path: node, count: 1 });
+    await waitFor(() => looped.includes('put'), { message: 'the loop saw the put' });
     assert.equal(await queue.flushPuts({ timeoutMs: 100 }), true);
     const iterator = queue.items();
     assert.deepEqual(await iterator.next(), { done: false, value: Buffer.from('x') });
+    assert.equal(queue.getLastMessageCount(), queue.lastMessageCount); // Curator's name
     const waiting = iterator.next();
     await queue.close();
     assert.deepEqual(await waiting, { done: true, value: undefined });
+    assert.equal(await loop, 'ended');
     const other = new DistributedQueue(client, path);
     await other.start();
     await client.close();

@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { Logger } from '../logging/logger.js';
 import type { RetryPolicy } from '../retry/retry-policy.js';
+import type { IterableObservable } from '../streams/iterable-observable.js';
 import type {
   ConnectionState,
   ConnectionStateChange,
@@ -40,7 +41,7 @@ export interface ClientContext {
   readonly errorPolicy: ErrorPolicy;
   readonly aclProvider: AclProvider;
   /** Replays the current state to new subscribers. */
-  readonly connectionStates: Observable<ConnectionState>;
+  readonly connectionStates: IterableObservable<ConnectionState>;
   readonly connectionStateChanges: Observable<ConnectionStateChange>;
   /** Undefined until the first connection. */
   currentConnectionState(): ConnectionState | undefined;
@@ -54,7 +55,7 @@ export interface ClientContext {
   /** Background failures (watcher callbacks, guaranteed deletes): never unhandled rejections. */
   reportUnhandledError(error: unknown, context: string): void;
   /** The stream `reportUnhandledError` feeds (also logged at error). */
-  readonly unhandledErrors: Observable<UnhandledError>;
+  readonly unhandledErrors: IterableObservable<UnhandledError>;
   /** Bytes of watched paths in use and the budget (`watchBudgetBytes`). */
   watchBudget(): WatchBudget;
   /** Aborted when the client closes; background work stops on it. */

@@ -1,5 +1,5 @@
-import type { Observable } from 'rxjs';
 import { resolveAcl } from './acl-provider.js';
+import type { IterableObservable } from '../streams/iterable-observable.js';
 import type {
   ClientContext,
   WatchBudget,
@@ -120,12 +120,12 @@ export class FrameworkClient {
   }
 
   /** Connection states over time; replays the current one to each new subscriber. */
-  get connectionStates(): Observable<ConnectionState> {
+  get connectionStates(): IterableObservable<ConnectionState> {
     return this.#context.connectionStates;
   }
 
   /** Background failures (throwing listeners and watchers, failed background deletes). */
-  get unhandledErrors(): Observable<UnhandledError> {
+  get unhandledErrors(): IterableObservable<UnhandledError> {
     return this.#context.unhandledErrors;
   }
 

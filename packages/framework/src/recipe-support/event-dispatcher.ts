@@ -1,5 +1,6 @@
-import { Subject, type Observable } from 'rxjs';
+import { Subject } from 'rxjs';
 import type { Logger } from '../logging/logger.js';
+import { iterableObservable, type IterableObservable } from '../streams/iterable-observable.js';
 
 /** A failure with no caller to reject: a throwing listener, a background read that failed. */
 export interface RecipeError {
@@ -22,28 +23,31 @@ export interface RecipeError {
 export class EventDispatcher<E> {
   readonly #subject: Subject<E>;
   readonly #errors = new Subject<RecipeError>();
+  readonly #errorStream = iterableObservable(this.#errors.asObservable());
+  readonly #events: IterableObservable<E>;
   readonly #listeners = new Set<(event: E) => unknown>();
   readonly #logger: Logger;
   readonly #listenerName: string;
-  #queue: { event: E; toListeners: boolean }[] = [];
+  #queue: { event: E; toListeners: boolean; toStream: boolean }[] = [];
   #scheduled = false;
   #closed = false;
 
   /** `subject` is what {@link events} exposes: a BehaviorSubject when the events are states. */
   constructor(subject: Subject<E>, logger: Logger, listenerName: string) {
     this.#subject = subject;
+    this.#events = iterableObservable(subject.asObservable());
     this.#logger = logger;
     this.#listenerName = listenerName;
   }
 
   /** The recipe's events, delivered in order from a microtask. */
-  get events(): Observable<E> {
-    return this.#subject.asObservable();
+  get events(): IterableObservable<E> {
+    return this.#events;
   }
 
   /** Failures of listeners and background work, also logged at error. */
-  get errors(): Observable<RecipeError> {
-    return this.#errors.asObservable();
+  get errors(): IterableObservable<RecipeError> {
+    return this.#errorStream;
   }
 
   /** Adds a listener; returns the function that removes it (queued events included). */
@@ -58,7 +62,7 @@ export class EventDispatcher<E> {
 
   /** Queues an event for delivery; ignored after close. */
   emit(event: E): void {
-    this.#enqueue(event, true);
+    this.#enqueue(event, true, true);
   }
 
   /**
@@ -66,12 +70,22 @@ export class EventDispatcher<E> {
    * is not a change to announce (a silent rebuild). In order with {@link emit}.
    */
   emitToStream(event: E): void {
-    this.#enqueue(event, false);
+    this.#enqueue(event, false, true);
   }
 
-  #enqueue(event: E, toListeners: boolean): void {
+  /**
+   * Queues a value for the listeners only, not the stream: the value the stream already holds
+   * (a BehaviorSubject's current value, which late subscribers get by replay) that listeners
+   * must hear too, e.g. an initial view equal to the one the stream started with. In order
+   * with {@link emit}.
+   */
+  emitToListeners(event: E): void {
+    this.#enqueue(event, true, false);
+  }
+
+  #enqueue(event: E, toListeners: boolean, toStream: boolean): void {
     if (this.#closed) return;
-    this.#queue.push({ event, toListeners });
+    this.#queue.push({ event, toListeners, toStream });
     if (this.#scheduled) return;
     this.#scheduled = true;
     queueMicrotask(() => this.#drain());
@@ -97,9 +111,9 @@ export class EventDispatcher<E> {
     this.#scheduled = false;
     const batch = this.#queue;
     this.#queue = [];
-    for (const { event, toListeners } of batch) {
+    for (const { event, toListeners, toStream } of batch) {
       if (this.#closed) return;
-      this.#subject.next(event);
+      if (toStream) this.#subject.next(event);
       if (!toListeners) continue;
       for (const listener of [...this.#listeners]) {
         // One removed by an earlier listener of this event gets nothing more.

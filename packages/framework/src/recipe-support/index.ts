@@ -14,6 +14,10 @@
 export { RecipeState } from './recipe-state.js';
 export { EventDispatcher } from './event-dispatcher.js';
 export type { RecipeError } from './event-dispatcher.js';
+// Also in the main entry point (the type of every stream): how a recipe makes its streams
+// readable with `for await`
+export { iterableObservable } from '../streams/iterable-observable.js';
+export type { IterableObservable } from '../streams/iterable-observable.js';
 
 // Waiting: a watch, a deadline, a call's limits, the connection
 export { deadlineOf, TIMED_OUT, Wake, waitForWake } from './wake.js';
@@ -42,5 +46,6 @@ export {
   checkEventListener,
   checkListener,
   checkOptionsObject,
+  checkRecipeOptions,
   positiveIntegerOption,
 } from './option-checks.js';

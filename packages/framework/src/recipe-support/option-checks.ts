@@ -63,3 +63,48 @@ export function checkClient(recipe: string, client: unknown): void {
     );
   }
 }
+
+/**
+ * The options check of a recipe constructor: `options` is undefined or a plain object, and
+ * every key in it is one of `known`. A misspelt option (`lockdata`, `sessionTimeout`) would
+ * otherwise be ignored silently from JavaScript; the error names the recipe and the closest
+ * known option. A key whose value is undefined counts as absent.
+ */
+export function checkRecipeOptions(
+  recipe: string,
+  options: unknown,
+  known: readonly string[],
+): void {
+  checkOptionsObject(options);
+  if (options === undefined) return;
+  for (const [name, value] of Object.entries(options as Record<string, unknown>)) {
+    if (value === undefined || known.includes(name)) continue;
+    const lower = name.toLowerCase();
+    const near = known.find((option) => {
+      const candidate = option.toLowerCase();
+      return (
+        candidate.startsWith(lower) ||
+        lower.startsWith(candidate) ||
+        editDistance(lower, candidate) <= 2
+      );
+    });
+    throw new InvalidArgumentError(
+      `${recipe}: unknown option '${name}'` +
+        (near === undefined ? `; known: ${known.join(', ')}` : ` (did you mean '${near}'?)`),
+    );
+  }
+}
+
+/** Levenshtein distance of two short strings (option names). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}

@@ -1,4 +1,5 @@
 // The default sleep of the retry loop: a timer that an AbortSignal cancels at once.
+import { onAbort } from './on-abort.js';
 
 /** The longest delay one Node timer takes; longer sleeps are made of several timers. */
 const MAX_TIMER_DELAY_MS = 2_147_483_647;
@@ -16,11 +17,14 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
       return;
     }
     let timer: NodeJS.Timeout | undefined;
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged
-      reject(signal?.reason);
-    };
+    const stopListening =
+      signal === undefined
+        ? undefined
+        : onAbort(signal, () => {
+            clearTimeout(timer);
+            // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged
+            reject(signal.reason);
+          });
     const wait = (remainingMs: number): void => {
       const stepMs = Math.min(remainingMs, MAX_TIMER_DELAY_MS);
       timer = setTimeout(() => {
@@ -28,11 +32,10 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
           wait(remainingMs - stepMs);
           return;
         }
-        signal?.removeEventListener('abort', onAbort);
+        stopListening?.();
         resolve();
       }, stepMs);
     };
-    signal?.addEventListener('abort', onAbort, { once: true });
     wait(Math.max(0, ms));
   });
 }

@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import { isRetryable as isRetryableError } from '../errors/predicates.js';
 import { abortableSleep } from './abortable-sleep.js';
+import { onAbort } from './on-abort.js';
 import type { RetryPolicy } from './retry-policy.js';
 
 /** What {@link RetryLoopOptions.onRetry} is told before each sleep. */
@@ -108,16 +109,12 @@ export function untilAborted<T>(
   const list: readonly (AbortSignal | undefined)[] =
     signals instanceof AbortSignal ? [signals] : signals;
   return new Promise<T>((resolve, reject) => {
-    const listening: AbortSignal[] = [];
+    const listening: (() => void)[] = [];
     const stop = (): void => {
-      for (const each of listening) each.removeEventListener('abort', onAbort);
+      for (const stopListening of listening) stopListening();
     };
     // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged
     const fail = (reason: unknown): void => reject(reason);
-    function onAbort(this: AbortSignal): void {
-      stop();
-      fail(this.reason);
-    }
     // Observed whatever happens, so a rejection after an abort is never unhandled.
     promise.then(
       (value) => {
@@ -136,8 +133,12 @@ export function untilAborted<T>(
         fail(each.reason);
         return;
       }
-      each.addEventListener('abort', onAbort, { once: true });
-      listening.push(each);
+      listening.push(
+        onAbort(each, () => {
+          stop();
+          fail(each.reason);
+        }),
+      );
     }
   });
 }

@@ -10,6 +10,7 @@ import type {
 } from '../../src/client/client-context.js';
 import { FrameworkClient } from '../../src/client/framework-client.js';
 import { silentLogger } from '../../src/logging/silent-logger.js';
+import { iterableObservable } from '../../src/streams/iterable-observable.js';
 import type { RetryPolicy } from '../../src/retry/retry-policy.js';
 import type { ConnectionState, ConnectionStateChange } from '../../src/state/connection-state.js';
 import { ClientTelemetry } from '../../src/telemetry/client-telemetry.js';
@@ -59,7 +60,7 @@ export async function fakeSetup(options: FakeSetupOptions = {}): Promise<FakeSet
     logger: silentLogger,
     errorPolicy: 'standard',
     aclProvider: options.aclProvider ?? defaultAclProvider,
-    connectionStates: states,
+    connectionStates: iterableObservable(states),
     connectionStateChanges: changes,
     currentConnectionState: () => states.value,
     currentSessionId: () => zk.sessionId,
@@ -67,7 +68,7 @@ export async function fakeSetup(options: FakeSetupOptions = {}): Promise<FakeSet
     validUntilMs: () => Infinity,
     sessionCredentials: () => ({ sessionId: zk.sessionId, password: Buffer.alloc(16, 7) }),
     reportUnhandledError: (error, where) => unhandledSubject.next({ error, context: where }),
-    unhandledErrors: unhandledSubject,
+    unhandledErrors: iterableObservable(unhandledSubject.asObservable()),
     closedSignal: closed.signal,
     watchBudget: () => ({ budgetBytes: 512 * 1024, usedBytes: 0 }),
     maxRequestBytes: 1_048_575,

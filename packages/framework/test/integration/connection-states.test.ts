@@ -75,6 +75,44 @@ describe('connection states against a real server', () => {
     }
   });
 
+  it('for await over connectionStates: CONNECTED, SUSPENDED with the server stopped, RECONNECTED; the loop ends on close() while the server is down', async () => {
+    const client = await connectedClient(server, { sessionTimeoutMs: 10_000 });
+    const seen: ConnectionState[] = [];
+    const loop = (async () => {
+      for await (const state of client.connectionStates) seen.push(state);
+      return 'ended';
+    })();
+    try {
+      await waitFor(() => seen.length === 1, { message: 'the current state replayed' });
+      await server.stop();
+      await waitFor(() => seen.includes(ConnectionState.SUSPENDED), { message: 'SUSPENDED' });
+      await server.restart();
+      await waitFor(() => seen.includes(ConnectionState.RECONNECTED), {
+        timeoutMs: 15_000,
+        message: 'RECONNECTED',
+      });
+      await server.stop();
+      await waitFor(() => seen.at(-1) === ConnectionState.SUSPENDED, {
+        message: 'SUSPENDED again',
+      });
+    } finally {
+      const closeStartedAt = performance.now();
+      await client.close();
+      assert.equal(await loop, 'ended');
+      assert.ok(
+        performance.now() - closeStartedAt < timing.ms(2000),
+        'the loop ended with close()',
+      );
+      await server.restart();
+    }
+    assert.deepEqual(seen, [
+      ConnectionState.CONNECTED,
+      ConnectionState.SUSPENDED,
+      ConnectionState.RECONNECTED,
+      ConnectionState.SUSPENDED,
+    ]);
+  });
+
   for (const percent of [100, 50]) {
     it(`server down past the session timeout (percent ${percent}): LOST once timeout x ${percent}% has passed since the server last heard the session, then RECONNECTED with a new session`, async () => {
       const client = await connectedClient(server, { sessionExpirationPercent: percent });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { describe, it, mock } from 'node:test';
+import { getEventListeners } from 'node:events';
+import { describe, it } from 'node:test';
 
 import { abortableSleep } from '../../src/retry/abortable-sleep.js';
 
@@ -34,10 +35,9 @@ describe('abortableSleep', () => {
     await assert.rejects(sleeping, (err) => err === reason);
   });
 
-  it('removes its abort listener once it has slept', async () => {
+  it('keeps nothing on the signal for a sleep that is over: 100 sleeps leave one shared listener at most', async () => {
     const controller = new AbortController();
-    const removed = mock.method(controller.signal, 'removeEventListener');
-    await abortableSleep(0, controller.signal);
-    assert.equal(removed.mock.callCount(), 1);
+    for (let i = 0; i < 100; i++) await abortableSleep(0, controller.signal);
+    assert.ok(getEventListeners(controller.signal, 'abort').length <= 1);
   });
 });
