@@ -81,14 +81,14 @@ describe('observability acceptance: a scripted run on a real server', () => {
     const latchA = new LeaderLatch(a, latchPath, { id: 'a' });
     const latchB = new LeaderLatch(b, latchPath, { id: 'b' });
     await latchA.start();
-    await waitFor(() => latchA.hasLeadership, { message: 'A leads' });
+    await waitFor(() => latchA.isLeader, { message: 'A leads' });
     await latchB.start();
     await waitFor(async () => (await latchB.getParticipants()).length === 2, {
       message: 'B queued',
     });
     const failoverStart = performance.now();
     await latchA.close();
-    await waitFor(() => latchB.hasLeadership, { message: 'B took over' });
+    await waitFor(() => latchB.isLeader, { message: 'B took over' });
     const failoverMs = performance.now() - failoverStart;
     await latchB.close();
 
