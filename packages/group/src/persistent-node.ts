@@ -110,7 +110,7 @@ export class PersistentNode {
       );
     }
     checkData(data, path);
-    checkRecipeOptions('PersistentNode', options, ['protection', 'createParents']);
+    checkRecipeOptions('PersistentNode', options, ['protection', 'createParents', 'deleteOnClose']);
     const protection = booleanOption('protection', options.protection, false);
     const createParents = booleanOption('createParents', options.createParents, true);
     this.#deleteOnClose = booleanOption('deleteOnClose', options.deleteOnClose, true);
