@@ -79,6 +79,8 @@ describe('PathChildrenCache', () => {
       return 'ended';
     })();
     await cache.start(StartMode.POST_INITIALIZED_EVENT);
+    // The initial load runs in the background: b is created after it, or it would be in it.
+    await log.waitForCount(2, 'CHILD_ADDED a, INITIALIZED');
     await writer.create(`${parent}/b`);
     await log.waitForCount(3, 'CHILD_ADDED a, INITIALIZED, CHILD_ADDED b');
     await waitFor(() => looped.length === 3, { message: 'the loop saw the same three' });
