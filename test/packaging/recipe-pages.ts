@@ -115,7 +115,8 @@ export function describeRecipePages(
       const mine = programs.filter((program) => program.page === page);
       it(`${page}: every TypeScript block compiles as written`, () => {
         assert.ok(mine.length > 0, `${page} has a TypeScript block that compiles`);
-        assert.deepEqual(errors.get(page), []);
+        // A block's error shows again in every block that continues from it: once is enough.
+        assert.deepEqual([...new Set(errors.get(page))], []);
       });
       it(`${page}: its main example runs against ZooKeeper and ends with exit code 0`, async () => {
         const runs = mine.filter((program) => program.runs);
