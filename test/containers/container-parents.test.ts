@@ -96,12 +96,12 @@ describe('container parents across the recipes (real server, 100 ms container ch
     const latchPath = `${uniquePath('latch')}/election`;
     const first = new LeaderLatch(a, latchPath, { id: 'first' });
     await first.start();
-    await waitFor(() => first.hasLeadership, { timeoutMs: timing.ms(5_000) });
+    await waitFor(() => first.hasLeadership(), { timeoutMs: timing.ms(5_000) });
     await first.close();
     await reaped(latchPath, 'the empty latch node');
     await using second = new LeaderLatch(b, latchPath, { id: 'second' });
     await second.start();
-    await waitFor(() => second.hasLeadership, {
+    await waitFor(() => second.hasLeadership(), {
       timeoutMs: timing.ms(5_000),
       message: 'a latch started after the reaping leads',
     });

@@ -19,6 +19,7 @@ import {
   EventDispatcher,
   positiveIntegerOption,
 } from '@zkrecipes/framework/recipe-support';
+import { CacheTelemetry } from './cache-telemetry.js';
 import { CacheTree } from './cache-tree.js';
 import { compareChildData, type ChildData } from './child-data.js';
 import type { CuratorCacheEvent, CuratorCacheListener } from './curator-cache-event.js';
@@ -69,6 +70,8 @@ export class CuratorCache {
   readonly #watcher: PersistentWatcher;
   readonly #tree: CacheTree;
   readonly #dispatcher: EventDispatcher<CuratorCacheEvent>;
+  readonly #telemetry: CacheTelemetry;
+  #loaded: (() => void) | undefined;
   readonly #initialized = new BehaviorSubject(false);
   #state: RecipeState = RecipeState.LATENT;
 
@@ -94,13 +97,17 @@ export class CuratorCache {
     setMaxListeners(0, this.#closer.signal);
     const logger = client.logger.child({ component: 'CuratorCache', path });
     this.#dispatcher = new EventDispatcher(new Subject(), logger, 'CuratorCache listener');
+    this.#telemetry = new CacheTelemetry(client, 'CuratorCache', path, () => this.size);
     this.#watcher = new PersistentWatcher(client, path, { recursive });
     this.#tree = new CacheTree(client, path, {
       recursive,
       cacheData,
       concurrency,
       signal: this.#closer.signal,
-      emit: (event) => this.#dispatcher.emit(event),
+      emit: (event) => {
+        this.#telemetry.event(event.type);
+        this.#dispatcher.emit(event);
+      },
       report: (error, context) => this.#report(error, context),
     });
   }
@@ -176,6 +183,8 @@ export class CuratorCache {
       );
     }
     this.#state = RecipeState.STARTED;
+    this.#telemetry.started();
+    this.#loaded = this.#telemetry.loadStarted();
     this.#watcher.on('event', (event) => this.#tree.onEvent(event));
     // After start and after every reconnect or new session: read the tree again.
     this.#watcher.on('reset', () => this.#sync());
@@ -193,6 +202,7 @@ export class CuratorCache {
     this.#closer.abort(new ClosedError({ path: this.#path, detail: 'the cache is closed' }));
     this.#tree.close(this.#clearOnClose);
     this.#dispatcher.close();
+    this.#telemetry.stopped();
     this.#initialized.complete();
     await this.#watcher.close();
   }
@@ -206,6 +216,8 @@ export class CuratorCache {
     void this.#tree.sync().then((complete) => {
       if (!complete || this.#state !== RecipeState.STARTED || this.#initialized.value) return;
       this.#initialized.next(true);
+      this.#loaded?.();
+      this.#telemetry.event('INITIALIZED');
       this.#dispatcher.emit({ type: 'INITIALIZED' });
     });
   }

@@ -19,6 +19,7 @@ import {
   EventDispatcher,
 } from '@zkrecipes/framework/recipe-support';
 import type { ChildData } from './child-data.js';
+import { CacheTelemetry } from './cache-telemetry.js';
 import { WatchHub } from './watch-hub.js';
 
 /** Options of {@link NodeCache.start}. */
@@ -50,6 +51,7 @@ export class NodeCache {
   readonly #hub: WatchHub;
   readonly #subject = new BehaviorSubject<ChildData | undefined>(undefined);
   readonly #dispatcher: EventDispatcher<ChildData | undefined>;
+  readonly #telemetry: CacheTelemetry;
   #state: RecipeState = RecipeState.LATENT;
   #current: ChildData | undefined;
   #reading = false;
@@ -69,6 +71,9 @@ export class NodeCache {
     this.#hub = WatchHub.of(client);
     const logger = client.logger.child({ component: 'NodeCache', path });
     this.#dispatcher = new EventDispatcher(this.#subject, logger, 'nodeChanged listener');
+    this.#telemetry = new CacheTelemetry(client, 'NodeCache', path, () =>
+      this.#current === undefined ? 0 : 1,
+    );
   }
 
   /** The cached node's path. */
@@ -122,8 +127,12 @@ export class NodeCache {
         this.#request();
       }
     });
-    if (buildInitial) await this.#silentRead();
-    else this.#request();
+    this.#telemetry.started();
+    if (buildInitial) {
+      const loaded = this.#telemetry.loadStarted();
+      await this.#silentRead();
+      loaded();
+    } else this.#request();
   }
 
   /** Reads the node again and applies it without a change event; resolves when done. */
@@ -148,6 +157,7 @@ export class NodeCache {
       waiter.reject(closed);
     }
     this.#dispatcher.close();
+    this.#telemetry.stopped();
     return Promise.resolve();
   }
 
@@ -228,6 +238,7 @@ export class NodeCache {
       return;
     }
     this.#current = next;
+    this.#telemetry.event('NODE_CHANGED');
     if (silent) this.#dispatcher.emitToStream(next);
     else this.#dispatcher.emit(next);
   }

@@ -21,6 +21,7 @@ import {
   positiveIntegerOption,
 } from '@zkrecipes/framework/recipe-support';
 import { compareChildData, type ChildData } from './child-data.js';
+import { CacheTelemetry } from './cache-telemetry.js';
 import { ChildrenTracker } from './children-tracker.js';
 import type {
   PathChildrenCacheEvent,
@@ -70,6 +71,7 @@ export class PathChildrenCache {
   readonly #path: string;
   readonly #closer = new AbortController();
   readonly #dispatcher: EventDispatcher<PathChildrenCacheEvent>;
+  readonly #telemetry: CacheTelemetry;
   readonly #tracker: ChildrenTracker;
   #state: RecipeState = RecipeState.LATENT;
   #unsubscribeState: (() => void) | undefined;
@@ -89,12 +91,18 @@ export class PathChildrenCache {
     this.#path = path;
     const logger = client.logger.child({ component: 'PathChildrenCache', path });
     this.#dispatcher = new EventDispatcher(new Subject(), logger, 'childEvent listener');
+    this.#telemetry = new CacheTelemetry(client, 'PathChildrenCache', path, () => {
+      return this.#tracker.current.size;
+    });
     this.#tracker = new ChildrenTracker(client, path, {
       cacheData,
       watchData,
       concurrency,
       signal: this.#closer.signal,
-      emit: (event) => this.#dispatcher.emit(event),
+      emit: (event) => {
+        this.#telemetry.event(event.type);
+        this.#dispatcher.emit(event);
+      },
       // A closed client fails what was in flight: expected at shutdown, not worth an error.
       report: (error, context) => {
         if (!isClosed(error)) this.#dispatcher.report(error, context);
@@ -148,18 +156,24 @@ export class PathChildrenCache {
     }
     this.#state = RecipeState.STARTED;
     this.#unsubscribeState = this.#client.on('stateChanged', (state) => this.#onState(state));
+    this.#telemetry.started();
+    const loaded = this.#telemetry.loadStarted();
     switch (mode) {
       case StartMode.NORMAL:
         this.#tracker.refresh(false);
         return;
       case StartMode.POST_INITIALIZED_EVENT:
         this.#tracker.load({ silent: false, failFast: false }).then(
-          () => this.#emitInitialized(),
+          () => {
+            loaded();
+            this.#emitInitialized();
+          },
           () => undefined, // only ClosedError: a closed cache has no one to tell
         );
         return;
       case StartMode.BUILD_INITIAL_CACHE:
         await this.#tracker.load({ silent: true, failFast: true });
+        loaded();
         return;
     }
   }
@@ -224,6 +238,7 @@ export class PathChildrenCache {
     this.#closer.abort();
     this.#tracker.close();
     this.#dispatcher.close();
+    this.#telemetry.stopped();
     return Promise.resolve();
   }
 
@@ -253,6 +268,7 @@ export class PathChildrenCache {
 
   #emitInitialized(): void {
     if (this.#state !== RecipeState.STARTED) return;
+    this.#telemetry.event('INITIALIZED');
     this.#dispatcher.emit({ type: 'INITIALIZED', initialData: this.getCurrentData() });
   }
 

@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import type { MeterProvider, TracerProvider } from '@opentelemetry/api';
 import { Subject } from 'rxjs';
 import { FrameworkClient } from './client/framework-client.js';
 import { defaultAclProvider } from './client/acl-provider.js';
@@ -21,6 +22,11 @@ import { ConnectionState, type ErrorPolicy } from './state/connection-state.js';
 import { ConnectionStateMachine } from './state/connection-state-machine.js';
 import { EventLoopStallDetector } from './state/event-loop-stall-detector.js';
 import { ZooKeeperConnection } from './zk/zookeeper-connection.js';
+import { ClientTelemetry } from './telemetry/client-telemetry.js';
+import { ConnectionHistory } from './telemetry/connection-history.js';
+import { ConnectionTelemetry } from './telemetry/connection-telemetry.js';
+import { healthOf } from './telemetry/client-health.js';
+import { RequestDurations } from './telemetry/request-durations.js';
 import { validateFrameworkOptions } from './validate-framework-options.js';
 
 /** Options of {@link createFramework}. Only `connectString` is required. */
@@ -74,6 +80,20 @@ export interface FrameworkOptions {
   /** Treat an event-loop stall over a third of the session timeout as SUSPENDED. Default true. */
   readonly detectEventLoopStalls?: boolean;
   /**
+   * Where the client's and its recipes' OpenTelemetry metrics go. Default: the global one
+   * (`metrics.getMeterProvider()` when the client is created: register the SDK first). Without
+   * an SDK nothing is recorded and nothing is timed. See docs/observability.md.
+   */
+  readonly meterProvider?: MeterProvider;
+  /** Where spans go (acquire, leadership terms, queue items, reconnects). Default: the global one. */
+  readonly tracerProvider?: TracerProvider;
+  /**
+   * Add each recipe's path as the `zkrecipes.path` attribute of its metrics and spans. Default
+   * false: attributes then take a small fixed set of values; turn it on only when the number of
+   * recipe paths in the process is small and bounded.
+   */
+  readonly telemetryPaths?: boolean;
+  /**
    * Parents made by `createParents` (and the namespace node) are CONTAINER nodes, which the
    * server deletes once they have had children and have none left, as Curator's
    * `creatingParentContainersIfNeeded` does. `false` makes them PERSISTENT (Curator's
@@ -113,6 +133,11 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     unhandled.next({ error, context });
   };
 
+  const telemetry = new ClientTelemetry({
+    meterProvider: options.meterProvider,
+    tracerProvider: options.tracerProvider,
+    recordPaths: options.telemetryPaths,
+  });
   const watchBudgetBytes = options.watchBudgetBytes ?? 512 * 1024;
   const maxRequestBytes = options.maxRequestBytes ?? JUTE_MAX_BUFFER_BYTES;
   const connection = new ZooKeeperConnection({
@@ -127,6 +152,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     watchBudgetBytes,
     logger,
     reportUnhandledError,
+    requestDurations: telemetry.metricsEnabled ? new RequestDurations(telemetry) : undefined,
   });
   const states = new ConnectionStateMachine({
     events: connection.events,
@@ -134,6 +160,18 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     onSimulatedLoss: () => connection.resetSession('the session timeout ran out while SUSPENDED'),
     lastHeardMs: () => connection.lastHeardMs,
     logger,
+  });
+  const history = new ConnectionHistory(states.changes);
+  const watchBudget = () => ({
+    budgetBytes: watchBudgetBytes,
+    usedBytes: connection.watchBytesInUse,
+  });
+  const connectionTelemetry = new ConnectionTelemetry(telemetry, {
+    changes: states.changes,
+    history,
+    currentState: () => (closed.signal.aborted ? undefined : states.state),
+    watchBudget,
+    closedSignal: closed.signal,
   });
   states.changes.subscribe((change) => {
     if (change.state === ConnectionState.SUSPENDED) issues.issue('connection suspended');
@@ -144,6 +182,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     thresholdMs: sessionTimeoutMs / 3,
     onStall: ({ stallMs }) => {
       logger.warn(`event loop stalled for ${Math.round(stallMs)} ms; connection unproven`);
+      connectionTelemetry.stalled(stallMs);
       connection.suspect(`event loop stalled for ${Math.round(stallMs)} ms`);
     },
     onError: (error) => reportUnhandledError(error, 'event-loop stall handler'),
@@ -177,7 +216,19 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     maxRequestBytes,
     useContainerParents: options.useContainerParents ?? true,
     chrootBytes: Buffer.byteLength(chrootOf(options.connectString)),
-    watchBudget: () => ({ budgetBytes: watchBudgetBytes, usedBytes: connection.watchBytesInUse }),
+    watchBudget,
+    telemetry,
+    health: () =>
+      healthOf({
+        history,
+        started: () => started,
+        closed: () => closed.signal.aborted,
+        connected: () => connection.connected,
+        connectionState: () => states.state,
+        sessionId: () => connection.sessionId,
+        lastHeardMs: () => connection.lastHeardMs,
+        watchBudget,
+      }),
   };
 
   let started = false;

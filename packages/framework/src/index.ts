@@ -28,6 +28,16 @@ export { aclProviderFrom, defaultAclProvider } from './client/acl-provider.js';
 export type { AclProvider, UnhandledError, WatchBudget } from './client/client-context.js';
 export type { StateChangedListener } from './client/subscribe-state-listener.js';
 
+// Health and telemetry
+export type { ClientHealth } from './telemetry/client-health.js';
+export { readinessHandler } from './telemetry/readiness-handler.js';
+export type {
+  HasHealth,
+  ReadinessHandlerOptions,
+  ReadinessResponse,
+} from './telemetry/readiness-handler.js';
+export { INSTRUMENTATION_SCOPE } from './telemetry/client-telemetry.js';
+
 // Streams: every stream is an rxjs Observable that `for await` can also read
 export { iterableObservable } from './streams/iterable-observable.js';
 export type { IterableObservable } from './streams/iterable-observable.js';

@@ -24,6 +24,9 @@ const KNOWN_OPTIONS: readonly (keyof FrameworkOptions)[] = [
   'maxRequestBytes',
   'closeOnExit',
   'detectEventLoopStalls',
+  'meterProvider',
+  'tracerProvider',
+  'telemetryPaths',
   'useContainerParents',
 ];
 
@@ -88,7 +91,14 @@ export function validateFrameworkOptions(options: FrameworkOptions): void {
   validateRetryPolicy(options.retryPolicy);
   validateAclProvider(options.aclProvider);
   validateLogger(options.logger);
-  for (const name of ['closeOnExit', 'detectEventLoopStalls', 'useContainerParents'] as const) {
+  validateProvider('meterProvider', 'getMeter', options.meterProvider);
+  validateProvider('tracerProvider', 'getTracer', options.tracerProvider);
+  for (const name of [
+    'closeOnExit',
+    'detectEventLoopStalls',
+    'useContainerParents',
+    'telemetryPaths',
+  ] as const) {
     const value = options[name];
     if (value !== undefined && typeof value !== 'boolean') {
       throw new InvalidArgumentError(`${name} must be true or false, got ${describeValue(value)}`);
@@ -134,6 +144,15 @@ function validateAclProvider(
   ) {
     throw new InvalidArgumentError(
       `aclProvider must have defaultAcl() (and optionally aclForPath(path)); use aclProviderFrom(acl). Got ${describeValue(candidate)}`,
+    );
+  }
+}
+
+function validateProvider(name: string, method: string, provider: unknown): void {
+  if (provider === undefined) return;
+  if (typeof (provider as Record<string, unknown> | null)?.[method] !== 'function') {
+    throw new InvalidArgumentError(
+      `${name} must be an OpenTelemetry provider (with ${method}()), got ${describeValue(provider)}`,
     );
   }
 }

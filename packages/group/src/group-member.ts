@@ -17,6 +17,7 @@ import {
   positiveIntegerOption,
 } from '@zkrecipes/framework/recipe-support';
 import { DEFAULT_CACHE_CONCURRENCY, RecipeState, type RecipeError } from '@zkrecipes/caches';
+import { GroupTelemetry } from './group-telemetry.js';
 import { GroupView } from './group-view.js';
 import { PersistentNode, type WaitForInitialCreateOptions } from './persistent-node.js';
 
@@ -56,6 +57,7 @@ export class GroupMember {
   readonly #view: GroupView;
   readonly #subject: BehaviorSubject<GroupMembers>;
   readonly #dispatcher: EventDispatcher<GroupMembers>;
+  readonly #telemetry: GroupTelemetry;
   readonly #errors: IterableObservable<RecipeError>;
   #state: RecipeState = RecipeState.LATENT;
   #recomputeQueued = false;
@@ -95,10 +97,14 @@ export class GroupMember {
     this.#subject = new BehaviorSubject<GroupMembers>(new Map([[memberId, Buffer.from(payload)]]));
     const logger = client.logger.child({ component: 'GroupMember', path: groupPath });
     this.#dispatcher = new EventDispatcher(this.#subject, logger, 'membersChanged listener');
+    this.#telemetry = new GroupTelemetry(client, groupPath, () => this.getCurrentMembers().size);
     this.#errors = iterableObservable(merge(this.#dispatcher.errors, this.#node.errors));
     this.#view = new GroupView(client, groupPath, {
       concurrency,
-      onChange: () => this.#queueRecompute(),
+      onChange: () => {
+        this.#telemetry.changed();
+        this.#queueRecompute();
+      },
       onError: (error, what) => this.#dispatcher.report(error, what),
     });
   }
@@ -151,9 +157,13 @@ export class GroupMember {
     this.#state = RecipeState.STARTED;
     await this.#node.start();
     // A failed first load is reported; the view loads again (watch included) on RECONNECTED.
+    const loaded = this.#telemetry.started();
     this.#view.start().then(
       // The group has been listed: listeners get the initial view even if nothing changed.
-      () => this.#queueRecompute(),
+      () => {
+        loaded();
+        this.#queueRecompute();
+      },
       (error: unknown) => {
         if (this.#state === RecipeState.STARTED) {
           this.#dispatcher.report(error, 'loading the group');
@@ -202,6 +212,7 @@ export class GroupMember {
   async close(): Promise<void> {
     if (this.#state === RecipeState.CLOSED) return;
     this.#state = RecipeState.CLOSED;
+    this.#telemetry.stopped();
     this.#dispatcher.close();
     // The watch's removal goes out just before the node's delete, so the delete's answer comes
     // after the removal's: waiting for the one is waiting for both. In an outage the removal

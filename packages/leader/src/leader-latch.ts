@@ -47,6 +47,7 @@ import {
   readParticipants,
   type Participant,
 } from './participant.js';
+import { LeaderTelemetry } from './leader-telemetry.js';
 import { SingleWatch } from './single-watch.js';
 import { waitForLeadership } from './wait-for-leadership.js';
 
@@ -111,9 +112,11 @@ export class LeaderLatch {
     this.#client = client;
     this.#path = path;
     this.#logger = client.logger.child({ component: 'LeaderLatch', path });
-    this.#leadership = new LeadershipState(this.#logger);
+    const telemetry = new LeaderTelemetry(client, 'LeaderLatch', path);
+    this.#leadership = new LeadershipState(this.#logger, telemetry);
     this.#watch = new SingleWatch(client, this.#closer.signal, (event) => {
       this.#logger.debug('watch fired', { type: event.type, watched: event.path });
+      telemetry.watchFired();
       this.#request('check');
     });
   }

@@ -23,6 +23,7 @@ import {
   checkSelectorListener,
 } from './check-options.js';
 import { LeaderState } from './leader-state.js';
+import { LeaderTelemetry } from './leader-telemetry.js';
 import {
   LeadershipState,
   type LeaderError,
@@ -134,7 +135,10 @@ export class LeaderSelector {
     this.#path = path;
     this.#mutex = new InterProcessMutex(client, path, { lockData: Buffer.from(this.#id, 'utf8') });
     this.#logger = client.logger.child({ component: 'LeaderSelector', path });
-    this.#leadership = new LeadershipState(this.#logger);
+    this.#leadership = new LeadershipState(
+      this.#logger,
+      new LeaderTelemetry(client, 'LeaderSelector', path),
+    );
   }
 
   /** The election's path. */

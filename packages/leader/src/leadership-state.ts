@@ -10,6 +10,7 @@ import {
   type IterableObservable,
   iterableObservable,
 } from '@zkrecipes/framework';
+import type { LeaderTelemetry } from './leader-telemetry.js';
 
 /** The listener events of both recipes (Curator's `LeaderLatchListener` methods). */
 export type LeadershipEvent = 'isLeader' | 'notLeader';
@@ -31,10 +32,12 @@ export class LeadershipState {
     notLeader: new Set(),
   };
   readonly #logger: Logger;
+  readonly #telemetry: LeaderTelemetry | undefined;
   #closed = false;
 
-  constructor(logger: Logger) {
+  constructor(logger: Logger, telemetry?: LeaderTelemetry) {
     this.#logger = logger;
+    this.#telemetry = telemetry;
   }
 
   get value(): boolean {
@@ -54,7 +57,9 @@ export class LeadershipState {
    * listeners are called from microtasks (in the order of the changes).
    */
   set(value: boolean, notify = true): void {
-    if (this.#closed || this.#subject.value === value) return;
+    if (this.#closed) return;
+    this.#telemetry?.observed(value);
+    if (this.#subject.value === value) return;
     this.#subject.next(value);
     // Logged once the current I/O is done: a log call (formatting, streams; tens of
     // microseconds in a cold process even when the level is off) would otherwise sit between
@@ -99,6 +104,7 @@ export class LeadershipState {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#telemetry?.closed();
     this.#listeners.isLeader.clear();
     this.#listeners.notLeader.clear();
     this.#subject.complete();

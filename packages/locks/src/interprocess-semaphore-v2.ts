@@ -24,6 +24,7 @@ import {
 } from './lock-node-names.js';
 import { removeOwnNode } from './own-node.js';
 import { sleepUnlessAborted, untilAborted, waitForWake } from './wait-for-wake.js';
+import { LockTelemetry } from './lock-telemetry.js';
 
 /** Options of {@link InterProcessSemaphoreV2}. */
 export interface InterProcessSemaphoreV2Options {
@@ -56,6 +57,7 @@ export class InterProcessSemaphoreV2 {
   readonly #nodeData: Uint8Array | undefined;
   readonly #watch: ConnectionWatch;
   readonly #logger: Logger;
+  readonly #telemetry: LockTelemetry;
 
   constructor(
     client: FrameworkClient,
@@ -87,6 +89,7 @@ export class InterProcessSemaphoreV2 {
     });
     this.#watch = ConnectionWatch.of(client);
     this.#logger = client.logger.child({ component: 'InterProcessSemaphoreV2', path });
+    this.#telemetry = new LockTelemetry(client, 'InterProcessSemaphoreV2', path);
   }
 
   /** Waits for one lease (Curator's `acquire()`). */
@@ -120,13 +123,18 @@ export class InterProcessSemaphoreV2 {
     }
     const signal = checkAcquireArguments(timeoutMs, options);
     using limits = AcquireLimits.of(this.#watch, timeoutMs, signal);
+    const trace = this.#telemetry.acquireStarted(timeoutMs);
     let leases: Lease[] | undefined;
     try {
       leases = await this.#acquireLeases(count, limits);
+      trace.end(leases === undefined ? 'timed_out' : 'acquired');
     } catch (error) {
-      if (limits.ranOut(error)) return undefined;
+      const ranOut = limits.ranOut(error);
+      trace.end(ranOut ? 'timed_out' : 'error', error);
+      if (ranOut) return undefined;
       throw error;
     }
+    for (const lease of leases ?? []) lease.traced(this.#telemetry);
     return qty === undefined ? leases?.[0] : leases;
   }
 

@@ -1,6 +1,7 @@
 import type { FrameworkClient, Logger } from '@zkrecipes/framework';
 import type { HoldValidity } from './connection-watch.js';
 import { releaseOwnNode, removeOwnNode } from './own-node.js';
+import type { LockTelemetry } from './lock-telemetry.js';
 
 /**
  * One lease of an {@link InterProcessSemaphoreV2} (Curator's `Lease`): the ephemeral node
@@ -12,6 +13,7 @@ export class Lease implements AsyncDisposable {
   readonly #path: string;
   readonly #validity: HoldValidity;
   #closed: Promise<void> | undefined;
+  #onEnd: (() => void) | undefined;
 
   /** @internal Leases come from InterProcessSemaphoreV2.acquire. */
   constructor(client: FrameworkClient, path: string, validity: HoldValidity) {
@@ -89,7 +91,14 @@ export class Lease implements AsyncDisposable {
     return this.#closed;
   }
 
+  /** @internal Times the lease (and counts its lost signal) until it is given back. */
+  traced(telemetry: LockTelemetry): void {
+    telemetry.held(this, () => this.lost);
+    this.#onEnd = () => telemetry.released(this);
+  }
+
   async #end(remove: () => Promise<void>): Promise<void> {
+    this.#onEnd?.();
     this.#validity.end();
     await remove();
   }

@@ -18,6 +18,7 @@ import type { AcquireOptions, InterProcessLock } from './interprocess-lock.js';
 import { LockInternals, type AttemptOptions, type LockInternalsConfig } from './lock-internals.js';
 import { reportDeleteFailure } from './own-node.js';
 import { waitForWake } from './wait-for-wake.js';
+import { LockTelemetry } from './lock-telemetry.js';
 
 /** @internal What a kind of lock adds to an attempt (see `prepareAttempt`). */
 export type AttemptShape = Partial<Omit<AttemptOptions, 'limits'>>;
@@ -46,6 +47,7 @@ export abstract class ReentrantLock implements InterProcessLock {
   readonly #internals: LockInternals;
   readonly #logger: Logger;
   readonly #path: string;
+  readonly #telemetry: LockTelemetry;
   /** Holds taken outside any flow, oldest first (a read lock may have several). */
   readonly #unscoped: Hold[] = [];
   #holdCount = 0;
@@ -63,6 +65,7 @@ export abstract class ReentrantLock implements InterProcessLock {
     this.#path = path;
     this.#internals = new LockInternals(client, path, config);
     this.#logger = client.logger.child({ component: config.component, path });
+    this.#telemetry = new LockTelemetry(client, config.component, path);
   }
 
   /** The lock's path, as given. */
@@ -116,10 +119,15 @@ export abstract class ReentrantLock implements InterProcessLock {
   ): Promise<Hold | undefined> {
     const signal = checkAcquireArguments(timeoutMs, options);
     using limits = AcquireLimits.of(this.#internals.connectionWatch, timeoutMs, signal);
+    const trace = this.#telemetry.acquireStarted(timeoutMs);
     try {
-      return await this.#acquire(limits);
+      const hold = await this.#acquire(limits);
+      trace.end(hold === undefined ? 'timed_out' : 'acquired');
+      return hold;
     } catch (error) {
-      if (limits.ranOut(error)) return undefined;
+      const ranOut = limits.ranOut(error);
+      trace.end(ranOut ? 'timed_out' : 'error', error);
+      if (ranOut) return undefined;
       throw error;
     }
   }
@@ -199,6 +207,7 @@ export abstract class ReentrantLock implements InterProcessLock {
   async #giveBack(hold: Hold): Promise<void> {
     hold.count = 0;
     this.#holdCount--;
+    this.#telemetry.released(hold);
     hold.end();
     await this.#internals.releaseLock(hold.lockPath);
   }
@@ -297,6 +306,7 @@ export abstract class ReentrantLock implements InterProcessLock {
       new HoldValidity(this.#internals.connectionWatch, epoch, path),
       scope,
     );
+    this.#telemetry.held(hold, () => hold.lost);
     if (scope === undefined) this.#unscoped.push(hold);
     else scope.holds.set(this, hold);
     this.#holdCount++;

@@ -93,13 +93,17 @@ describe('Revoker and InterProcessMutex.makeRevocable', () => {
       heard.push('revoked');
       controller.abort('revoked while waiting');
     });
-    const waiting = waiter.acquire(undefined, { signal: controller.signal });
+    // Its rejection is expected from the start: it may come before attemptRevoke's answer.
+    const waiting = assert.rejects(
+      waiter.acquire(undefined, { signal: controller.signal }),
+      (reason: unknown) => reason === 'revoked while waiting',
+    );
     const nodes = await waitFor(async () => {
       const found = await holder.getParticipantNodes();
       return found.length === 2 ? found : undefined;
     });
     await Revoker.attemptRevoke(other, nodes[1]!);
-    await assert.rejects(waiting, (reason: unknown) => reason === 'revoked while waiting');
+    await waiting;
     assert.deepEqual(heard, ['revoked']);
     await waitFor(async () => (await holder.getParticipantNodes()).length === 1);
     await holder.release();

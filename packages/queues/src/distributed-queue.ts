@@ -27,6 +27,7 @@ import type { ItemOrder } from './item-order.js';
 import { LockSafety } from './lock-safety.js';
 import { assertQueuePathOwned } from './path-ownership.js';
 import { PutLimiter } from './put-limiter.js';
+import { QueueTelemetry } from './queue-telemetry.js';
 import { QueueConsumption, type QueueConsumer } from './queue-consumption.js';
 import { QueueEvents, type QueueEvent, type QueueListener } from './queue-events.js';
 import { DISTRIBUTED_QUEUE_PREFIX } from './queue-node-names.js';
@@ -94,6 +95,7 @@ export class DistributedQueue<T = Buffer> {
   readonly #consumption: QueueConsumption<T>;
   /** Aborted by close() (after puts in flight had their time), with a ClosedError. */
   readonly #closing = new Closing();
+  readonly #telemetry: QueueTelemetry;
   #state: QueueState = 'LATENT';
   #states: Subscription | undefined;
   #pendingPuts = 0;
@@ -142,7 +144,8 @@ export class DistributedQueue<T = Buffer> {
     this.#concurrency = concurrency;
     this.#closeTimeoutMs = closeTimeoutMs;
     this.#logger = client.logger.child({ component: recipe, path: queuePath });
-    this.#events = new QueueEvents(this.#logger);
+    this.#telemetry = new QueueTelemetry(client, recipe, queuePath, () => this.#taker.lastCount);
+    this.#events = new QueueEvents(this.#logger, this.#telemetry);
     this.#limiter = new PutLimiter(client, queuePath, maxItems, hardMaxItems);
     this.#safety =
       lockPath === undefined
@@ -222,6 +225,7 @@ export class DistributedQueue<T = Buffer> {
       });
     }
     this.#state = 'STARTED';
+    this.#telemetry.started();
     try {
       const lockPath = this.#lockPath;
       const closing = this.#closing.signal;
@@ -362,6 +366,7 @@ export class DistributedQueue<T = Buffer> {
 
   #shutDown(): void {
     this.#states?.unsubscribe();
+    this.#telemetry.stopped();
     this.#taker.close();
     this.#events.close();
   }
@@ -392,6 +397,7 @@ export class DistributedQueue<T = Buffer> {
     const limits = CallLimits.of(this.#client, options.timeoutMs, options.signal);
     const closing = this.#closing;
     this.#pendingPuts += 1;
+    const putEnded = this.#telemetry.putStarted();
     try {
       if (!this.#limiter.tryReserve()) {
         const signal = requestSignal(this.#client, limits?.signal, closing.signal);
@@ -405,7 +411,11 @@ export class DistributedQueue<T = Buffer> {
       });
       const path = await closing.until(creating);
       this.#events.emit({ type: 'put', path, count: items.length });
+      putEnded();
       return path;
+    } catch (error) {
+      putEnded(error);
+      throw error;
     } finally {
       limits?.[Symbol.dispose]();
       this.#pendingPuts -= 1;

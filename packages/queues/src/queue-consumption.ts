@@ -243,9 +243,12 @@ export class QueueConsumption<T> {
   ): Promise<void> {
     const { errorMode, events, logger } = this.#options;
     for (const item of items) {
+      const trace = events.telemetry?.processStarted(taken.path);
       try {
         await consumer(item, context);
+        trace?.end();
       } catch (error) {
+        trace?.end(error ?? 'consumer failed');
         logger.warn('queue consumer threw', { path: taken.path, error });
         if (taken.lease === undefined) {
           events.emit({ type: 'consumerError', path: taken.path, error, action: 'none' });

@@ -3,6 +3,7 @@
 // and cannot disturb the queue, other listeners, or the process.
 import { Subject } from 'rxjs';
 import { iterableObservable, type IterableObservable, type Logger } from '@zkrecipes/framework';
+import type { QueueTelemetry } from './queue-telemetry.js';
 
 /** What happened to an item. `path` is always the item's node path. */
 export type QueueEvent =
@@ -84,9 +85,12 @@ export class QueueEvents {
   readonly #events = iterableObservable(this.#subject.asObservable());
   readonly #listeners = new Set<QueueListener>();
   readonly #logger: Logger;
+  /** The queue's metrics and spans (the consumers' spans are started through it too). */
+  readonly telemetry: QueueTelemetry | undefined;
 
-  constructor(logger: Logger) {
+  constructor(logger: Logger, telemetry?: QueueTelemetry) {
     this.#logger = logger;
+    this.telemetry = telemetry;
   }
 
   get events(): IterableObservable<QueueEvent> {
@@ -101,6 +105,7 @@ export class QueueEvents {
   }
 
   emit(event: QueueEvent): void {
+    this.telemetry?.event(event);
     for (const listener of this.#listeners) {
       try {
         const result = listener(event);

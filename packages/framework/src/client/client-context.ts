@@ -7,6 +7,8 @@ import type {
   ConnectionStateChange,
   ErrorPolicy,
 } from '../state/connection-state.js';
+import type { ClientHealth } from '../telemetry/client-health.js';
+import type { ClientTelemetry } from '../telemetry/client-telemetry.js';
 import type { ZooKeeperOperations } from '../zk/zookeeper-operations.js';
 import type { Acl, SessionCredentials } from '../zk/zookeeper-types.js';
 
@@ -64,6 +66,10 @@ export interface ClientContext {
   readonly useContainerParents: boolean;
   /** Bytes the connect string's chroot adds to every path on the wire. */
   readonly chrootBytes: number;
+  /** The client's OpenTelemetry meter, tracer and instruments (recipes share them). */
+  readonly telemetry: ClientTelemetry;
+  /** See `FrameworkClient.health()`. */
+  health(): ClientHealth;
 }
 
 /** How much of the client's watch budget is in use (see `watchBudgetBytes`). */

@@ -50,6 +50,8 @@ import { validateTimeoutMs, validateVersion } from '../paths/validate-number.js'
 import { isAbortOf, retryLoop, untilAborted } from '../retry/retry-loop.js';
 import type { RetryPolicy } from '../retry/retry-policy.js';
 import type { ConnectionState, ErrorPolicy } from '../state/connection-state.js';
+import type { ClientHealth } from '../telemetry/client-health.js';
+import type { ClientTelemetry } from '../telemetry/client-telemetry.js';
 import type {
   Acl,
   SessionCredentials,
@@ -60,6 +62,13 @@ import type {
 
 /** Curator's `CuratorFrameworkState`. */
 export type FrameworkState = 'LATENT' | 'STARTED' | 'STOPPED';
+
+/**
+ * @internal The key of the method that gives the client's telemetry to recipes (`telemetryOf`
+ * in recipe-support). A method rather than a private-field accessor, so it also works through
+ * a Proxy around the client.
+ */
+export const TELEMETRY: unique symbol = Symbol('zkrecipes.telemetry');
 
 // Views made by usingNamespace: they share the root's connection and must not start or close it.
 const views = new WeakSet<FrameworkClient>();
@@ -159,6 +168,28 @@ export class FrameworkClient {
    */
   get validUntilMs(): number {
     return this.#context.validUntilMs();
+  }
+
+  /**
+   * A snapshot of the client's health: lifecycle and connection state, session id and age, how
+   * long ago the server was last heard, SUSPENDED/RECONNECTED/LOST counts, event-loop stalls,
+   * the watch budget. JSON-friendly; see `readinessHandler` for an HTTP readiness probe.
+   */
+  health(): ClientHealth {
+    return this.#context.health();
+  }
+
+  /**
+   * True when the client is started, not closed, and connected (the connection is up and
+   * proven): what a readiness probe asks. Same as `health().ready`, without the snapshot.
+   */
+  isReady(): boolean {
+    return this.#lifecycle.started && this.isConnected;
+  }
+
+  /** @internal See `telemetryOf` in recipe-support. */
+  [TELEMETRY](): ClientTelemetry {
+    return this.#context.telemetry;
   }
 
   /** Aborted when the client closes: recipes stop their background work on it. */

@@ -34,6 +34,11 @@ export type { WhileConnectedOptions } from './while-connected.js';
 export { deleteOwnNode, OWN_NODE_ANSWER_WAIT_MS } from './delete-own-node.js';
 export type { DeleteOwnNodeOptions } from './delete-own-node.js';
 
+// Telemetry: the client's OpenTelemetry meter, tracer and instruments
+export { telemetryOf } from './telemetry-of.js';
+export type { ClientTelemetry, InstrumentDescription } from '../telemetry/client-telemetry.js';
+export type { Attributes, Span } from '@opentelemetry/api';
+
 // Option checks
 export {
   booleanOption,

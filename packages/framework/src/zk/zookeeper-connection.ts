@@ -20,6 +20,7 @@ import {
   type PersistentWatchListener,
 } from './persistent-watch-registry.js';
 import type { ZooKeeperOperations } from './zookeeper-operations.js';
+import type { RequestDurations } from '../telemetry/request-durations.js';
 import type {
   Acl,
   CreateMode,
@@ -42,6 +43,8 @@ export interface ZooKeeperConnectionOptions {
   readonly watchBudgetBytes: number;
   readonly logger: Logger;
   readonly reportUnhandledError: (error: unknown, context: string) => void;
+  /** Times every request; undefined (nothing timed) when no OpenTelemetry SDK is installed. */
+  readonly requestDurations?: RequestDurations | undefined;
 }
 
 /** How long close() waits for the server to confirm the session's end. */
@@ -66,7 +69,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
   readonly #health: ConnectionHealthMonitor;
   readonly #deadlines: RequestDeadlines;
   readonly #reads = new ReadBatcher({
-    single: (path) => this.#run((h) => h.getData(path)),
+    single: (path) => this.#run('getData', (h) => h.getData(path)),
     many: (paths) => this.#multiRead(paths),
   });
   /** The server answered a multiRead with UNIMPLEMENTED (it is 3.6+): read one at a time. */
@@ -190,7 +193,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     signal?: AbortSignal,
     ttlMs?: number,
   ): Promise<string> {
-    return this.#run((h) => h.create(path, data, acl, mode, ttlMs), signal);
+    return this.#run('create', (h) => h.create(path, data, acl, mode, ttlMs), signal);
   }
 
   create2(
@@ -201,27 +204,29 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     signal?: AbortSignal,
     ttlMs?: number,
   ): Promise<{ path: string; stat: Stat }> {
-    return this.#run((h) => h.create2(path, data, acl, mode, ttlMs), signal);
+    return this.#run('create2', (h) => h.create2(path, data, acl, mode, ttlMs), signal);
   }
 
   sync(path: string, signal?: AbortSignal): Promise<void> {
-    return this.#run((h) => h.sync(path), signal);
+    return this.#run('sync', (h) => h.sync(path), signal);
   }
 
   getEphemerals(prefix: string, signal?: AbortSignal): Promise<string[]> {
-    return this.#run((h) => h.getEphemerals(prefix), signal);
+    return this.#run('getEphemerals', (h) => h.getEphemerals(prefix), signal);
   }
 
   getAllChildrenNumber(path: string, signal?: AbortSignal): Promise<number> {
-    return this.#run((h) => h.getAllChildrenNumber(path), signal);
+    return this.#run('getAllChildrenNumber', (h) => h.getAllChildrenNumber(path), signal);
   }
 
   delete(path: string, version: number, signal?: AbortSignal): Promise<void> {
-    return this.#run((h) => h.delete(path, version), signal);
+    return this.#run('delete', (h) => h.delete(path, version), signal);
   }
 
   exists(path: string, watcher?: Watcher, signal?: AbortSignal): Promise<Stat | null> {
-    return this.#runWatched('data', path, { watcher, signal }, (h, w) => h.exists(path, w));
+    return this.#runWatched('exists', 'data', path, { watcher, signal }, (h, w) =>
+      h.exists(path, w),
+    );
   }
 
   getData(
@@ -231,11 +236,13 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
   ): Promise<{ data: Buffer; stat: Stat }> {
     // Unwatched reads made together share one multiRead (see ReadBatcher).
     if (!watcher) return this.#reads.read(path);
-    return this.#runWatched('data', path, { watcher, signal }, (h, w) => h.getData(path, w));
+    return this.#runWatched('getData', 'data', path, { watcher, signal }, (h, w) =>
+      h.getData(path, w),
+    );
   }
 
   setData(path: string, data: Buffer, version: number, signal?: AbortSignal): Promise<Stat> {
-    return this.#run((h) => h.setData(path, data, version), signal);
+    return this.#run('setData', (h) => h.setData(path, data, version), signal);
   }
 
   getChildren(
@@ -243,29 +250,32 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     watcher?: Watcher,
     signal?: AbortSignal,
   ): Promise<{ children: string[]; stat: Stat }> {
-    return this.#runWatched('child', path, { watcher, signal }, (h, w) => h.getChildren(path, w));
+    return this.#runWatched('getChildren', 'child', path, { watcher, signal }, (h, w) =>
+      h.getChildren(path, w),
+    );
   }
 
   getAcl(path: string, signal?: AbortSignal): Promise<{ acl: Acl[]; stat: Stat }> {
-    return this.#run((h) => h.getAcl(path), signal);
+    return this.#run('getAcl', (h) => h.getAcl(path), signal);
   }
 
   setAcl(path: string, acl: readonly Acl[], version: number, signal?: AbortSignal): Promise<Stat> {
-    return this.#run((h) => h.setAcl(path, acl, version), signal);
+    return this.#run('setAcl', (h) => h.setAcl(path, acl, version), signal);
   }
 
   multi(ops: readonly WireTransactionOp[], signal?: AbortSignal): Promise<WireTransactionResult[]> {
-    return this.#run((h) => h.multi(ops), signal);
+    return this.#run('multi', (h) => h.multi(ops), signal);
   }
 
   addWatch(path: string, mode: PersistentWatchMode, signal?: AbortSignal): Promise<void> {
-    return this.#run((h) => h.addWatch(path, mode), signal);
+    return this.#run('addWatch', (h) => h.addWatch(path, mode), signal);
   }
 
   removeWatches(path: string, signal?: AbortSignal): Promise<void> {
     // The server removes the connection's watches on the path, one-shot ones included: leave
     // the persistent one in place (its events go nowhere) rather than silence a one-shot one.
     return this.#run(
+      'removeWatches',
       (h) => (this.#watches.watches(path) ? Promise.resolve() : h.removeWatches(path)),
       signal,
     );
@@ -282,7 +292,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
   async #multiRead(paths: readonly string[]): Promise<MultiReadOutcome[]> {
     if (!this.#multiReadUnsupported) {
       try {
-        return await this.#run((h) => h.multiRead(paths));
+        return await this.#run('multiRead', (h) => h.multiRead(paths));
       } catch (error) {
         if (!isZooKeeperError(error) || error.code !== 'UNIMPLEMENTED') throw error;
         this.#multiReadUnsupported = true;
@@ -293,23 +303,26 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     }
     return Promise.all(
       paths.map((path) =>
-        this.#run((h) => h.getData(path)).catch((error: unknown) => error as MultiReadOutcome),
+        this.#run('getData', (h) => h.getData(path)).catch(
+          (error: unknown) => error as MultiReadOutcome,
+        ),
       ),
     );
   }
 
   async #runWatched<T>(
+    name: string,
     kind: WatchKind,
     path: string,
     watch: { watcher: Watcher | undefined; signal: AbortSignal | undefined },
     operation: (handle: NzcHandle, watcher: NzcWatcher | undefined) => Promise<T>,
   ): Promise<T> {
     const { watcher, signal } = watch;
-    if (!watcher) return this.#run((h) => operation(h, undefined), signal);
+    if (!watcher) return this.#run(name, (h) => operation(h, undefined), signal);
     this.#watches.checkBudget(kind, path);
     const wrapped = this.#watches.wrap(kind, path, path, watcher, signal);
     try {
-      const result = await this.#run((h) => operation(h, wrapped.nzcWatcher), signal);
+      const result = await this.#run(name, (h) => operation(h, wrapped.nzcWatcher), signal);
       wrapped.register();
       return result;
     } catch (error) {
@@ -318,24 +331,54 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     }
   }
 
-  async #run<T>(operation: (handle: NzcHandle) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  async #run<T>(
+    name: string,
+    operation: (handle: NzcHandle) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
     const handle =
       this.#connected && this.#handle && signal?.aborted !== true
         ? this.#handle
         : await this.#connectedHandle(signal);
+    const durations = this.#options.requestDurations;
+    if (durations !== undefined) return this.#timed(durations, name, handle, operation);
     try {
       return await this.#deadlines.track(operation(handle));
     } catch (error) {
-      // nzc fails requests of an abandoned handle with CONNECTION_LOSS; the truth is that the
-      // session they belonged to is gone.
-      if (isConnectionLoss(error) && handle !== this.#handle && !this.#closed) {
-        throw new SessionExpiredError({
-          detail: 'the session this request was sent in is gone',
-          cause: error,
-        });
-      }
-      throw error;
+      throw this.#failureOf(handle, error);
     }
+  }
+
+  /** #run's request, timed (only when an OpenTelemetry SDK records the durations). */
+  async #timed<T>(
+    durations: RequestDurations,
+    name: string,
+    handle: NzcHandle,
+    operation: (handle: NzcHandle) => Promise<T>,
+  ): Promise<T> {
+    const startMs = performance.now();
+    try {
+      const result = await this.#deadlines.track(operation(handle));
+      durations.succeeded(name, startMs);
+      return result;
+    } catch (error) {
+      const failure = this.#failureOf(handle, error);
+      durations.failed(name, startMs, failure);
+      throw failure;
+    }
+  }
+
+  /** What a failed request rejects with. */
+  #failureOf(handle: NzcHandle, error: unknown): unknown {
+    // nzc fails requests of an abandoned handle with CONNECTION_LOSS; the truth is that the
+    // session they belonged to is gone.
+    if (isConnectionLoss(error) && handle !== this.#handle && !this.#closed) {
+      return new SessionExpiredError({
+        detail: 'the session this request was sent in is gone',
+        cause: error,
+      });
+    }
+    return error;
   }
 
   /**

@@ -13,6 +13,9 @@ import { silentLogger } from '../../src/logging/silent-logger.js';
 import { iterableObservable } from '../../src/streams/iterable-observable.js';
 import type { RetryPolicy } from '../../src/retry/retry-policy.js';
 import type { ConnectionState, ConnectionStateChange } from '../../src/state/connection-state.js';
+import { ClientTelemetry } from '../../src/telemetry/client-telemetry.js';
+import { ConnectionHistory } from '../../src/telemetry/connection-history.js';
+import { healthOf } from '../../src/telemetry/client-health.js';
 import { FakeZooKeeper } from './fake-zookeeper.js';
 
 /** Retries up to `maxRetries` times without sleeping. */
@@ -49,6 +52,7 @@ export async function fakeSetup(options: FakeSetupOptions = {}): Promise<FakeSet
   unhandledSubject.subscribe((entry) => unhandled.push(entry));
   const closed = new AbortController();
   let started = false;
+  const history = new ConnectionHistory(changes);
 
   const context: ClientContext = {
     ops: zk,
@@ -69,6 +73,18 @@ export async function fakeSetup(options: FakeSetupOptions = {}): Promise<FakeSet
     watchBudget: () => ({ budgetBytes: 512 * 1024, usedBytes: 0 }),
     maxRequestBytes: 1_048_575,
     chrootBytes: 0,
+    telemetry: new ClientTelemetry(),
+    health: () =>
+      healthOf({
+        history,
+        started: () => started,
+        closed: () => closed.signal.aborted,
+        connected: () => states.value === 'CONNECTED' || states.value === 'RECONNECTED',
+        connectionState: () => states.value,
+        sessionId: () => zk.sessionId,
+        lastHeardMs: () => undefined,
+        watchBudget: () => ({ budgetBytes: 512 * 1024, usedBytes: 0 }),
+      }),
     useContainerParents: options.useContainerParents ?? true,
   };
   const lifecycle = {

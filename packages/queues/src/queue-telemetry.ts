@@ -1,0 +1,152 @@
+// The queues' metrics and spans: items put, consumed and delivered again, how long puts and
+// consumer calls take, the backlog the queue saw at its last listing, and a span around each
+// item's processing. The item's trace context is not carried in the item: Curator's envelope
+// has no room for it, and it stays byte-identical so Java peers can read every item.
+import type { FrameworkClient } from '@zkrecipes/framework';
+import {
+  telemetryOf,
+  type Attributes,
+  type ClientTelemetry,
+} from '@zkrecipes/framework/recipe-support';
+import type { QueueEvent } from './queue-events.js';
+
+type Outcome = 'ok' | 'error';
+
+/** What putStarted returns when no SDK records anything. */
+const NOTHING = (): void => undefined;
+type Redelivery = 'requeue' | 'lock_lost' | 'released';
+
+/** One consumer call being measured; `end` it once. */
+export interface ProcessTrace {
+  end(error?: unknown): void;
+}
+
+/** @internal The telemetry of one queue. */
+export class QueueTelemetry {
+  readonly #telemetry: ClientTelemetry;
+  readonly #attributes: Attributes;
+  readonly #outcomes: Record<Outcome, Attributes>;
+  readonly #redeliveries: Record<Redelivery, Attributes>;
+  readonly #backlog: () => number;
+  #stopBacklog: (() => void) | undefined;
+
+  constructor(client: FrameworkClient, recipe: string, path: string, backlog: () => number) {
+    const telemetry = telemetryOf(client);
+    this.#telemetry = telemetry;
+    this.#backlog = backlog;
+    const with_ = (extra: Attributes): Attributes =>
+      telemetry.recipeAttributes(recipe, path, extra);
+    this.#attributes = with_({});
+    this.#outcomes = {
+      ok: with_({ 'zkrecipes.queue.outcome': 'ok' }),
+      error: with_({ 'zkrecipes.queue.outcome': 'error' }),
+    };
+    this.#redeliveries = {
+      requeue: with_({ 'zkrecipes.queue.reason': 'requeue' }),
+      lock_lost: with_({ 'zkrecipes.queue.reason': 'lock_lost' }),
+      released: with_({ 'zkrecipes.queue.reason': 'released' }),
+    };
+  }
+
+  /** The queue started: its backlog is reported until `stopped`. */
+  started(): void {
+    this.#stopBacklog ??= this.#telemetry.observe(
+      'zkrecipes.queue.backlog',
+      { description: 'Item nodes in the queue at its last listing', unit: '{node}' },
+      this.#attributes,
+      this.#backlog,
+    );
+  }
+
+  stopped(): void {
+    this.#stopBacklog?.();
+    this.#stopBacklog = undefined;
+  }
+
+  /** A put began; the returned function records its duration once it ended. */
+  putStarted(): (error?: unknown) => void {
+    if (!this.#telemetry.metricsEnabled) return NOTHING;
+    const startMs = performance.now();
+    return (error) =>
+      this.#telemetry
+        .durationHistogram('zkrecipes.queue.put.duration', {
+          description: 'How long put() took, by outcome',
+          unit: 's',
+        })
+        .record(
+          (performance.now() - startMs) / 1000,
+          this.#outcomes[error === undefined ? 'ok' : 'error'],
+        );
+  }
+
+  /** A consumer call begins (one item): a span and a duration. */
+  processStarted(node: string): ProcessTrace {
+    const startMs = performance.now();
+    const span = this.#telemetry.startSpan(
+      'zkrecipes.queue.process',
+      this.#telemetry.recordPaths
+        ? { ...this.#attributes, 'zkrecipes.queue.node': node }
+        : this.#attributes,
+    );
+    return {
+      end: (error) => {
+        this.#telemetry
+          .durationHistogram('zkrecipes.queue.process.duration', {
+            description: 'How long the consumer took with an item, by outcome',
+            unit: 's',
+          })
+          .record(
+            (performance.now() - startMs) / 1000,
+            this.#outcomes[error === undefined ? 'ok' : 'error'],
+          );
+        this.#telemetry.endSpan(span, error);
+      },
+    };
+  }
+
+  /** Counts what the queue reports about its items. */
+  event(event: QueueEvent): void {
+    switch (event.type) {
+      case 'put':
+        this.#items('put', 'Items put').add(event.count, this.#attributes);
+        return;
+      case 'consumed':
+        this.#items('consumed', 'Items consumed and gone from the queue').add(
+          event.count,
+          this.#attributes,
+        );
+        return;
+      case 'consumerError':
+        if (event.action === 'requeue') this.#redelivered('requeue');
+        return;
+      case 'lockLost':
+        this.#redelivered('lock_lost');
+        return;
+      case 'released':
+        this.#redelivered('released');
+        return;
+      case 'corrupt':
+        this.#items('corrupt', 'Item nodes that could not be read (deleted or parked)').add(
+          1,
+          this.#attributes,
+        );
+        return;
+      case 'takeError':
+        return;
+    }
+  }
+
+  #redelivered(reason: Redelivery): void {
+    this.#items('redelivered', 'Item nodes left in the queue to be delivered again, by reason').add(
+      1,
+      this.#redeliveries[reason],
+    );
+  }
+
+  #items(what: string, description: string) {
+    return this.#telemetry.counter(`zkrecipes.queue.items.${what}`, {
+      description,
+      unit: what === 'put' || what === 'consumed' ? '{item}' : '{node}',
+    });
+  }
+}

@@ -1,0 +1,356 @@
+// Issue 18's acceptance run: a scripted session on a real ZooKeeper (a contended lock, a
+// leader failover, a server restart, 100 queue items, a cache) with the OpenTelemetry SDK's
+// in-memory reader and span exporter; then every metric has the expected count or a value in
+// the expected range. Each client gets its own SDK, so each figure is one client's.
+import assert from 'node:assert/strict';
+import { filter, firstValueFrom } from 'rxjs';
+import { after, before, describe, it } from 'node:test';
+import { createFramework, RetryNTimes, type FrameworkClient } from '@zkrecipes/framework';
+import { InterProcessMutex, InterProcessSemaphoreV2 } from '@zkrecipes/locks';
+import { LeaderLatch } from '@zkrecipes/leader';
+import { DistributedQueue, jsonSerializer } from '@zkrecipes/queues';
+import { CuratorCache, PathChildrenCache, StartMode } from '@zkrecipes/caches';
+import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
+import { SpanStatusCode } from '@opentelemetry/api';
+import { OtelCapture } from './otel-capture.js';
+
+function clientWith(server: TestingServer, otel: OtelCapture): FrameworkClient {
+  return createFramework({
+    connectString: server.connectString,
+    sessionTimeoutMs: 15_000,
+    retryPolicy: new RetryNTimes({ n: 3, sleepBetweenRetriesMs: 100 }),
+    meterProvider: otel.meterProvider,
+    tracerProvider: otel.tracerProvider,
+  });
+}
+
+const MUTEX = { 'zkrecipes.recipe': 'InterProcessMutex' };
+const LATCH = { 'zkrecipes.recipe': 'LeaderLatch' };
+
+describe('observability acceptance: a scripted run on a real server', () => {
+  let server: TestingServer;
+  const otelA = new OtelCapture();
+  const otelB = new OtelCapture();
+  let a: FrameworkClient;
+  let b: FrameworkClient;
+  before(async () => {
+    server = await TestingServer.start();
+    a = clientWith(server, otelA);
+    b = clientWith(server, otelB);
+    await a.start();
+    await b.start();
+    assert.equal(await a.blockUntilConnected({ timeoutMs: timing.ms(10_000) }), true);
+    assert.equal(await b.blockUntilConnected({ timeoutMs: timing.ms(10_000) }), true);
+  });
+  after(async () => {
+    await a?.close();
+    await b?.close();
+    await otelA.shutdown();
+    await otelB.shutdown();
+    await server?.close();
+  });
+
+  it('contended lock, leader failover, server restart, 100 queue items, a cache: every metric as expected', async () => {
+    // --- A contended lock: A holds; B's acquire(0) is refused, a 100 ms acquire times out,
+    // then a waiting acquire gets it once A releases. B still holds it through the restart.
+    const lockPath = uniquePath('lock');
+    const mutexA = new InterProcessMutex(a, lockPath);
+    const mutexB = new InterProcessMutex(b, lockPath);
+    assert.equal(await mutexA.acquire(timing.ms(5_000)), true);
+    assert.equal(await mutexB.acquire(0), false);
+    const timedOutStart = performance.now();
+    assert.equal(await mutexB.acquire(100), false);
+    const timedOutMs = performance.now() - timedOutStart;
+    const waiting = mutexB.acquire();
+    await waitFor(async () => (await mutexA.getParticipantNodes()).length === 2, {
+      message: 'B queued behind A',
+    });
+    const releasedAt = performance.now();
+    await mutexA.release();
+    await waiting;
+    const waitedAtLeastMs = performance.now() - releasedAt;
+
+    // --- A semaphore of one lease: A takes it, B's acquire(1, 0) is refused, A gives it back.
+    const semaphorePath = uniquePath('semaphore');
+    const leaseA = await new InterProcessSemaphoreV2(a, semaphorePath, 1).acquire();
+    assert.equal(await new InterProcessSemaphoreV2(b, semaphorePath, 1).acquire(1, 0), undefined);
+    await leaseA.close();
+
+    // --- A leader failover: A leads, B waits; A closes and B takes over.
+    const latchPath = uniquePath('leader');
+    const latchA = new LeaderLatch(a, latchPath, { id: 'a' });
+    const latchB = new LeaderLatch(b, latchPath, { id: 'b' });
+    await latchA.start();
+    await waitFor(() => latchA.isLeader, { message: 'A leads' });
+    await latchB.start();
+    await waitFor(async () => (await latchB.getParticipants()).length === 2, {
+      message: 'B queued',
+    });
+    const failoverStart = performance.now();
+    await latchA.close();
+    await waitFor(() => latchB.isLeader, { message: 'B took over' });
+    const failoverMs = performance.now() - failoverStart;
+    await latchB.close();
+
+    // --- A cache of five children, built before start() resolves.
+    const cachePath = uniquePath('cache');
+    for (let i = 0; i < 5; i++) await a.create(`${cachePath}/c${i}`, { createParents: true });
+    const cache = new PathChildrenCache(b, cachePath);
+    await cache.start(StartMode.BUILD_INITIAL_CACHE);
+    const tree = new CuratorCache(a, cachePath);
+    await tree.start();
+    await firstValueFrom(tree.initialized.pipe(filter(Boolean)));
+    await a.create(`${cachePath}/c5`);
+    await waitFor(() => cache.getCurrentData().length === 6, { message: 'cache sees c5' });
+    await waitFor(() => tree.size === 7, { message: 'CuratorCache sees c5' });
+    const [entries] = await otelB.points('zkrecipes.cache.entries', {
+      'zkrecipes.recipe': 'PathChildrenCache',
+    });
+    const [treeEntries] = await otelA.points('zkrecipes.cache.entries', {
+      'zkrecipes.recipe': 'CuratorCache',
+    });
+
+    // --- A server restart, B holding the lock: SUSPENDED, its lost signal, RECONNECTED.
+    const hold = mutexB.hold!;
+    await server.stop();
+    await waitFor(() => a.connectionState === 'SUSPENDED' && b.connectionState === 'SUSPENDED', {
+      message: 'both SUSPENDED',
+    });
+    assert.equal(hold.lost.aborted, true);
+    assert.equal(a.health().ready, false);
+    await server.restart();
+    await waitFor(
+      () => a.connectionState === 'RECONNECTED' && b.connectionState === 'RECONNECTED',
+      { timeoutMs: 30_000, message: 'both RECONNECTED' },
+    );
+    await mutexB.release();
+
+    // --- 100 queue items, put by A, consumed by B (safe mode); the first attempt at item 7
+    // fails and is requeued.
+    const queuePath = uniquePath('queue');
+    const consumed = new Set<number>();
+    let failedOnce = false;
+    const consumer = new DistributedQueue<number>(b, queuePath, {
+      serializer: jsonSerializer<number>(),
+      lockPath: `${queuePath}-locks`,
+      consumer: (item) => {
+        if (item === 7 && !failedOnce) {
+          failedOnce = true;
+          throw new Error('first attempt at item 7 fails');
+        }
+        consumed.add(item);
+      },
+    });
+    const producer = new DistributedQueue<number>(a, queuePath, {
+      serializer: jsonSerializer<number>(),
+    });
+    await consumer.start();
+    await producer.start();
+    for (let i = 0; i < 100; i++) await producer.put(i);
+    await waitFor(() => consumed.size === 100, { timeoutMs: 60_000, message: '100 consumed' });
+    await waitFor(async () => (await otelB.total('zkrecipes.queue.items.consumed')) === 100, {
+      message: 'the consumed events counted',
+    });
+    const [backlog] = await otelB.points('zkrecipes.queue.backlog');
+    await producer.close();
+    await consumer.close();
+    await cache.close();
+    await tree.close();
+
+    // ===== Framework metrics, per client
+    for (const [name, otel, client] of [
+      ['A', otelA, a],
+      ['B', otelB, b],
+    ] as const) {
+      const changes = (state: string) =>
+        otel.total('zookeeper.client.connection.state_changes', {
+          'zookeeper.connection.state': state,
+        });
+      assert.equal(await changes('CONNECTED'), 1, `${name} CONNECTED`);
+      assert.equal(await changes('SUSPENDED'), 1, `${name} SUSPENDED`);
+      assert.equal(await changes('RECONNECTED'), 1, `${name} RECONNECTED`);
+      assert.equal(await changes('LOST'), 0, `${name} LOST`);
+      assert.equal(await otel.total('zookeeper.client.reconnects'), 1, `${name} reconnects`);
+      assert.equal(await otel.total('zookeeper.client.session.lost'), 0, `${name} lost`);
+      const reconnect = otel.spans('zookeeper.client.reconnect');
+      assert.equal(reconnect.length, 1, `${name} reconnect spans`);
+      assert.equal(reconnect[0]!.attributes['zookeeper.session.new'], false);
+      const current = await otel.points('zookeeper.client.connection.state', {
+        'zookeeper.connection.state': 'RECONNECTED',
+      });
+      assert.equal(current[0]?.value, 1, `${name} is RECONNECTED now`);
+      const [age] = await otel.points('zookeeper.client.session.age');
+      assert.ok(age !== undefined && age.value > 0 && age.value < 600, `${name} session age`);
+      const requests = await otel.points('zookeeper.client.request.duration', {
+        'zookeeper.result_code': 'OK',
+      });
+      const requestCount = requests.reduce((sum, p) => sum + p.count, 0);
+      assert.ok(requestCount >= 10, `${name} timed ${requestCount} requests`);
+      for (const point of requests) {
+        assert.ok(
+          point.max! < 10,
+          `${name} ${String(point.attributes['zookeeper.operation'])} max ${point.max} s`,
+        );
+      }
+      const health = client.health();
+      assert.equal(health.ready, true);
+      assert.equal(health.suspendedCount, 1);
+      assert.equal(health.reconnectedCount, 1);
+      assert.equal(health.lostCount, 0);
+    }
+    // A put 100 items: 100 creates at least (plus the lock, latch and cache nodes).
+    assert.ok(
+      (await otelA.total('zookeeper.client.request.duration', {
+        'zookeeper.operation': 'create',
+        'zookeeper.result_code': 'OK',
+      })) >= 100,
+    );
+
+    // ===== Locks
+    const waitB = (outcome: string) =>
+      otelB.points('zkrecipes.lock.acquire.wait', { ...MUTEX, 'zkrecipes.lock.outcome': outcome });
+    const [acquiredA] = await otelA.points('zkrecipes.lock.acquire.wait', {
+      ...MUTEX,
+      'zkrecipes.lock.outcome': 'acquired',
+    });
+    assert.equal(acquiredA?.count, 1);
+    const [timedOut] = await waitB('timed_out');
+    assert.equal(timedOut?.count, 1);
+    assert.ok(
+      timedOut.value >= 0.09 && timedOut.value <= timedOutMs / 1000,
+      `timed out after ${timedOut.value} s`,
+    );
+    const [acquiredB] = await waitB('acquired');
+    assert.equal(acquiredB?.count, 1);
+    assert.ok(acquiredB.value >= waitedAtLeastMs / 1000, `B waited ${acquiredB.value} s`);
+    assert.equal(
+      await otelB.total('zkrecipes.lock.try_acquire', {
+        ...MUTEX,
+        'zkrecipes.lock.outcome': 'timed_out',
+      }),
+      1,
+    );
+    assert.equal(await otelA.total('zkrecipes.lock.hold.duration', MUTEX), 1);
+    assert.equal(await otelB.total('zkrecipes.lock.hold.duration', MUTEX), 1);
+    const [heldB] = await otelB.points('zkrecipes.lock.hold.duration', MUTEX);
+    assert.ok(heldB!.value > 0 && heldB!.value < 120, `B held ${heldB!.value} s`);
+    assert.equal(await otelB.total('zkrecipes.lock.lost', MUTEX), 1);
+    assert.equal(await otelA.total('zkrecipes.lock.lost', MUTEX), 0);
+    assert.equal(await otelA.total('zkrecipes.lock.held', MUTEX), 0);
+    assert.equal(await otelB.total('zkrecipes.lock.held', MUTEX), 0);
+    const lockSpansB = otelB
+      .spans('zkrecipes.lock.acquire')
+      .filter((s) => s.attributes['zkrecipes.recipe'] === 'InterProcessMutex');
+    assert.deepEqual(lockSpansB.map((s) => s.attributes['zkrecipes.lock.outcome']).sort(), [
+      'acquired',
+      'timed_out',
+      'timed_out',
+    ]);
+    assert.equal(lockSpansB[0]!.attributes['zkrecipes.path'], undefined, 'no path unless opted in');
+
+    const SEMAPHORE = { 'zkrecipes.recipe': 'InterProcessSemaphoreV2' };
+    assert.equal(
+      await otelA.total('zkrecipes.lock.acquire.wait', {
+        ...SEMAPHORE,
+        'zkrecipes.lock.outcome': 'acquired',
+      }),
+      1,
+    );
+    assert.equal(await otelA.total('zkrecipes.lock.hold.duration', SEMAPHORE), 1);
+    assert.equal(await otelA.total('zkrecipes.lock.held', SEMAPHORE), 0);
+    assert.equal(
+      await otelB.total('zkrecipes.lock.try_acquire', {
+        ...SEMAPHORE,
+        'zkrecipes.lock.outcome': 'timed_out',
+      }),
+      1,
+    );
+
+    // ===== Leader
+    const transitions = (otel: OtelCapture, event: string) =>
+      otel.total('zkrecipes.leader.transitions', { ...LATCH, 'zkrecipes.leader.event': event });
+    assert.equal(await transitions(otelA, 'gained'), 1);
+    assert.equal(await transitions(otelA, 'lost'), 1);
+    assert.equal(await transitions(otelB, 'gained'), 1);
+    assert.equal(await transitions(otelB, 'lost'), 1);
+    assert.equal(await otelA.total('zkrecipes.leader.leading', LATCH), 0);
+    assert.equal(await otelA.total('zkrecipes.leader.term.duration', LATCH), 1);
+    assert.equal(await otelA.total('zkrecipes.leader.leaderless.duration', LATCH), 0);
+    const [leaderless] = await otelB.points('zkrecipes.leader.leaderless.duration', LATCH);
+    assert.equal(leaderless?.count, 1);
+    assert.ok(
+      leaderless.value >= 0 && leaderless.value <= failoverMs / 1000,
+      `leaderless ${leaderless.value} s`,
+    );
+    assert.equal(otelA.spans('zkrecipes.leader.term').length, 1);
+    assert.equal(otelB.spans('zkrecipes.leader.term').length, 1);
+
+    // ===== Queue
+    const QUEUE = { 'zkrecipes.recipe': 'DistributedQueue' };
+    assert.equal(await otelA.total('zkrecipes.queue.items.put', QUEUE), 100);
+    const [puts] = await otelA.points('zkrecipes.queue.put.duration', {
+      ...QUEUE,
+      'zkrecipes.queue.outcome': 'ok',
+    });
+    assert.equal(puts?.count, 100);
+    assert.ok(puts.max! < 10, `slowest put ${puts.max} s`);
+    assert.equal(await otelB.total('zkrecipes.queue.items.consumed', QUEUE), 100);
+    assert.equal(
+      await otelB.total('zkrecipes.queue.items.redelivered', {
+        ...QUEUE,
+        'zkrecipes.queue.reason': 'requeue',
+      }),
+      1,
+    );
+    assert.equal(
+      await otelB.total('zkrecipes.queue.process.duration', {
+        ...QUEUE,
+        'zkrecipes.queue.outcome': 'ok',
+      }),
+      100,
+    );
+    assert.equal(
+      await otelB.total('zkrecipes.queue.process.duration', {
+        ...QUEUE,
+        'zkrecipes.queue.outcome': 'error',
+      }),
+      1,
+    );
+    const processed = otelB.spans('zkrecipes.queue.process');
+    assert.equal(processed.length, 101);
+    assert.equal(processed.filter((s) => s.status.code === SpanStatusCode.ERROR).length, 1);
+    assert.ok(
+      backlog !== undefined && backlog.value >= 0 && backlog.value <= 100,
+      `backlog ${backlog?.value}`,
+    );
+
+    // ===== Cache
+    const CACHE = { 'zkrecipes.recipe': 'PathChildrenCache' };
+    assert.equal(await otelB.total('zkrecipes.cache.initial_load.duration', CACHE), 1);
+    assert.equal(
+      await otelB.total('zkrecipes.cache.events', {
+        ...CACHE,
+        'zkrecipes.cache.event': 'CHILD_ADDED',
+      }),
+      1,
+    );
+    assert.equal(entries?.value, 6);
+    const TREE = { 'zkrecipes.recipe': 'CuratorCache' };
+    assert.equal(treeEntries?.value, 7, 'the root and its six children');
+    assert.equal(await otelA.total('zkrecipes.cache.initial_load.duration', TREE), 1);
+    assert.equal(
+      await otelA.total('zkrecipes.cache.events', {
+        ...TREE,
+        'zkrecipes.cache.event': 'NODE_CREATED',
+      }),
+      7,
+    );
+    assert.equal(
+      await otelA.total('zkrecipes.cache.events', {
+        ...TREE,
+        'zkrecipes.cache.event': 'INITIALIZED',
+      }),
+      1,
+    );
+  });
+});
