@@ -9,6 +9,11 @@ export interface CodeBlock {
   readonly line: number;
   /** The code between the fences. */
   readonly code: string;
+  /**
+   * The word of an HTML comment (`<!-- fragment -->`) on the last non-blank line before the
+   * fence, which tells a docs test how to treat the block; empty when there is none.
+   */
+  readonly marker: string;
 }
 
 /** Every fenced block of `markdown`, in page order. */
@@ -20,7 +25,11 @@ export function codeBlocks(markdown: string): CodeBlock[] {
     if (open === null) continue;
     let end = i + 1;
     while (end < lines.length && lines[end]!.trim() !== '```') end++;
-    blocks.push({ lang: open[1]!, line: i + 2, code: lines.slice(i + 1, end).join('\n') });
+    let before = i - 1;
+    while (before >= 0 && lines[before]!.trim() === '') before--;
+    const marker = /^<!--\s*(\S+)\s*-->$/.exec(lines[before]?.trim() ?? '')?.[1] ?? '';
+    const code = lines.slice(i + 1, end).join('\n');
+    blocks.push({ lang: open[1]!, line: i + 2, code, marker });
     i = end;
   }
   return blocks;

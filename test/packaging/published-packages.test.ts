@@ -17,6 +17,7 @@ import { codeBlocks, importsOf } from './markdown-blocks.js';
 import { packPackages, readManifest, REPO_ROOT, type Manifest } from './pack-packages.js';
 import { packageProblems } from './package-problems.js';
 import { pageCommands } from './page-commands.js';
+import { describeRecipePages } from './recipe-pages.js';
 import { killGroup, TempProject } from './temp-project.js';
 
 const PAGE = 'docs/getting-started.md';
@@ -122,6 +123,22 @@ describe('the published packages', () => {
         await project.must('node', [`${example.file}.mjs`], EXAMPLE_TIMEOUT_MS);
       }
     });
+  });
+
+  describe('every package in a new ES module project', () => {
+    let project: TempProject;
+    before(async () => {
+      project = TempProject.create('recipes');
+      await project.must('npm', ['init', '-y']);
+      await project.must('npm', ['pkg', 'set', 'type=module']);
+      const ours = [...tarballs].filter(([name]) => name !== '@zkrecipes/cli');
+      const tools = fromLocalSources(['typescript', '@types/node'], tarballs);
+      const all = [...ours.map(([, tarball]) => tarball), ...tools];
+      await project.must('npm', ['install', ...NPM_INSTALL_FLAGS, ...all]);
+    });
+    after(() => project.remove());
+
+    describeRecipePages(() => ({ server, project }));
   });
 
   describe(`${PAGE}, followed in a new project`, () => {
