@@ -9,33 +9,7 @@ import {
   stringSerializer,
 } from '../src/index.js';
 import { connect } from './connect.js';
-
-/** How a call settled, and how long it took. */
-interface Timed {
-  readonly value?: unknown;
-  readonly error?: unknown;
-  readonly ms: number;
-}
-
-function timed(call: () => Promise<unknown>): Promise<Timed> {
-  const started = performance.now();
-  return call().then(
-    (value) => ({ value, ms: performance.now() - started }),
-    (error: unknown) => ({ error, ms: performance.now() - started }),
-  );
-}
-
-function assertBetween(label: string, result: Timed, minMs: number, maxMs: number): void {
-  // Timers fire on whole milliseconds: one may come a hair before the `performance.now()` mark.
-  assert.ok(
-    result.ms >= minMs - 2 && result.ms < maxMs,
-    `${label} settled after ${result.ms.toFixed(0)} ms, not in [${minMs}, ${maxMs})`,
-  );
-}
-
-function isTimeoutError(error: unknown): boolean {
-  return error instanceof DOMException && error.name === 'TimeoutError';
-}
+import { assertBetween, isTimeoutError, timed } from './timed-call.js';
 
 /** Drains an iterator; resolves what it yielded once it ends. */
 async function drain(iterator: AsyncIterableIterator<string>): Promise<string[]> {
