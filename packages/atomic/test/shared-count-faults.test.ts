@@ -74,7 +74,11 @@ describe('SharedCount across outages', () => {
       for (let i = 0; i < 3; i++) {
         await writer.setCount(13 + i);
         await server.restart();
-        await waitFor(() => reconnects === i + 1, { message: `reconnect ${i + 1}` });
+        // A restarted JVM on a loaded machine can take longer than the default 10 s to serve.
+        await waitFor(() => reconnects === i + 1, {
+          timeoutMs: 30_000,
+          message: `reconnect ${i + 1}`,
+        });
         await waitFor(() => reader.getCount() === 13 + i, { message: `reader has ${13 + i}` });
       }
     } finally {
