@@ -1,3 +1,4 @@
+import { CallOrderGate } from './client/call-order-gate.js';
 import { setMaxListeners } from 'node:events';
 import type { MeterProvider, TracerProvider } from '@opentelemetry/api';
 import { Subject } from 'rxjs';
@@ -213,6 +214,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     reportUnhandledError,
     unhandledErrors: iterableObservable(unhandled.asObservable()),
     closedSignal: closed.signal,
+    callOrder: new CallOrderGate(closed.signal),
     maxRequestBytes,
     useContainerParents: options.useContainerParents ?? true,
     chrootBytes: Buffer.byteLength(chrootOf(options.connectString)),

@@ -1,3 +1,4 @@
+import type { CallOrderGate } from './call-order-gate.js';
 import type { Observable } from 'rxjs';
 import type { Logger } from '../logging/logger.js';
 import type { RetryPolicy } from '../retry/retry-policy.js';
@@ -60,6 +61,8 @@ export interface ClientContext {
   watchBudget(): WatchBudget;
   /** Aborted when the client closes; background work stops on it. */
   readonly closedSignal: AbortSignal;
+  /** Keeps the call order of operations that wait for their namespace (shared by views). */
+  readonly callOrder: CallOrderGate;
   /** The largest request the server accepts (its jute.maxbuffer). */
   readonly maxRequestBytes: number;
   /** Parents made by createParents are CONTAINERs (Curator's default); false: PERSISTENT. */

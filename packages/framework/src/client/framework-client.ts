@@ -47,7 +47,7 @@ import { ClosedError, IllegalStateError } from '../errors/zookeeper-error-classe
 import { isRetryable } from '../errors/predicates.js';
 import type { Logger } from '../logging/logger.js';
 import { validateTimeoutMs, validateVersion } from '../paths/validate-number.js';
-import { isAbortOf, retryLoop, untilAborted } from '../retry/retry-loop.js';
+import { isAbortOf, retryLoop } from '../retry/retry-loop.js';
 import type { RetryPolicy } from '../retry/retry-policy.js';
 import type { ConnectionState, ErrorPolicy } from '../state/connection-state.js';
 import type { ClientHealth } from '../telemetry/client-health.js';
@@ -89,6 +89,7 @@ export class FrameworkClient {
   readonly #mapper: NamespaceMapper;
   readonly #logger: Logger;
   #namespaceReady: Promise<void> | undefined;
+  #namespaceMade = false;
 
   /**
    * Not for direct use: get a client from `createFramework` and views from `usingNamespace`.
@@ -639,7 +640,9 @@ export class FrameworkClient {
 
   /**
    * The common path of every operation after validation: state checks, namespace, retries.
-   * The caller's `signal` and the client's close both end it at once.
+   * The caller's `signal` and the client's close both end it at once. The first attempt is
+   * sent synchronously, in call order; only a call that waits for its namespace node (or
+   * behind one that does) takes a place in the client's line first (see CallOrderGate).
    */
   async #run<T>(
     operation: string,
@@ -649,10 +652,12 @@ export class FrameworkClient {
   ): Promise<T> {
     this.#assertUsable(path);
     signal?.throwIfAborted();
-    await this.#ensureNamespace(signal);
     const { closedSignal } = this.#context;
+    const turn = this.#context.callOrder.enter(this.#namespaceWait(), signal);
+    let running: Promise<T>;
     try {
-      return await retryLoop(attempt, {
+      if (turn !== undefined) await turn.ready;
+      running = retryLoop(attempt, {
         policy: this.#context.retryPolicy,
         signal,
         closedSignal,
@@ -660,12 +665,24 @@ export class FrameworkClient {
           this.#logger.debug(`retrying ${operation}`, { path, retryCount, delayMs, error }),
       });
     } catch (error) {
-      // The loop rejects with the signal's reason when the client closes mid-operation.
-      if (closedSignal.aborted && error === closedSignal.reason) {
-        throw new ClosedError({ path, cause: error });
-      }
-      throw error;
+      throw this.#closedOr(error, path);
+    } finally {
+      turn?.done();
     }
+    try {
+      return await running;
+    } catch (error) {
+      throw this.#closedOr(error, path);
+    }
+  }
+
+  /** What the loop rejects with when the client closes mid-operation becomes a ClosedError. */
+  #closedOr(error: unknown, path: string | undefined): unknown {
+    const { closedSignal } = this.#context;
+    if (closedSignal.aborted && error === closedSignal.reason) {
+      return new ClosedError({ path, cause: error });
+    }
+    return error;
   }
 
   #assertUsable(path: string | undefined): void {
@@ -680,12 +697,11 @@ export class FrameworkClient {
    * Curator creates the namespace node on first use, so `create('/a')` in namespace 'app'
    * works on an empty server. Once per client object; a failure is logged and the next
    * operation tries again (the operation itself then reports what is really wrong).
+   * Undefined when there is nothing to wait for (no namespace, or its node is made).
    */
-  #ensureNamespace(signal: AbortSignal | undefined): Promise<void> {
+  #namespaceWait(): Promise<void> | undefined {
     const root = this.#mapper.rootPath;
-    if (root === undefined) return Promise.resolve();
-    // Shared by every operation of this view: the caller's signal ends the caller's wait only.
-    if (signal !== undefined) return untilAborted(this.#ensureNamespace(undefined), signal);
+    if (root === undefined || this.#namespaceMade) return undefined;
     // A CONTAINER unless the client opted out, as Curator's NamespaceImpl makes it.
     const mode = this.#context.useContainerParents ? 'CONTAINER' : 'PERSISTENT';
     this.#namespaceReady ??= retryLoop(
@@ -698,12 +714,17 @@ export class FrameworkClient {
           mode,
         ),
       { policy: this.#context.retryPolicy, signal: this.#context.closedSignal },
-    ).catch((error: unknown) => {
-      this.#namespaceReady = undefined;
-      if (!this.#context.closedSignal.aborted) {
-        this.#logger.warn('could not create the namespace node', { path: root, error });
-      }
-    });
+    ).then(
+      () => {
+        this.#namespaceMade = true;
+      },
+      (error: unknown) => {
+        this.#namespaceReady = undefined;
+        if (!this.#context.closedSignal.aborted) {
+          this.#logger.warn('could not create the namespace node', { path: root, error });
+        }
+      },
+    );
     return this.#namespaceReady;
   }
 }

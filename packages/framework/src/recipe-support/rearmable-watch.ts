@@ -4,7 +4,7 @@ import type { WatchedEvent, Watcher } from '../zk/zookeeper-types.js';
 export interface WatchAttempt {
   /** The watcher to hand to the read. */
   readonly watcher: Watcher;
-  /** The read carrying `watcher` succeeded: the watch is armed unless it has fired already. */
+  /** The read carrying `watcher` succeeded: call it as that read's await resumes. */
   readonly confirm: () => void;
 }
 
@@ -12,11 +12,11 @@ export interface WatchAttempt {
  * Whether a one-shot watch that a recipe keeps setting again (a queue's children, a node it
  * keeps) is on the server right now, so that a read can skip setting a second one.
  *
- * The client calls a watcher as its event arrives, which can be before the code awaiting the
- * read that set it resumes: "armed" is therefore taken on when that read succeeds only if its
- * watch has not fired in between (otherwise every later change would be missed). Only the
- * latest watch counts: an older one that fires late says nothing about the current one, and
- * `onFire` is told so.
+ * "Armed" is taken on when the read that set the watch succeeds. The client's ordering
+ * contract (docs/framework/connection-states.md) makes that sound: the watch's event is
+ * delivered after the code awaiting that read resumed, so it always finds the watch armed and
+ * clears it. Only the latest watch counts: an older one that fires late says nothing about the
+ * current one, and `onFire` is told so.
  */
 export class RearmableWatch {
   readonly #onFire: (event: WatchedEvent, current: boolean) => void;
@@ -41,16 +41,14 @@ export class RearmableWatch {
     this.#armed = false;
     const token = {};
     this.#latest = token;
-    let fired = false;
     return {
       watcher: (event) => {
-        fired = true;
         const current = this.#latest === token;
         if (current) this.#armed = false;
         this.#onFire(event, current);
       },
       confirm: () => {
-        if (!fired && this.#latest === token) this.#armed = true;
+        if (this.#latest === token) this.#armed = true;
       },
     };
   }

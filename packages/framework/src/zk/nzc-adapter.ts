@@ -146,10 +146,24 @@ export interface NzcHandleOptions {
    * watchers: persistent watches are dispatched from here. Must not throw.
    */
   onNotification: (event: NzcEvent) => void;
+  /**
+   * Settles a request's promise (called inside nzc's socket handler as each reply is read):
+   * now, or behind the notifications read before it (see EventDelivery).
+   */
+  inOrder: (settle: () => void) => void;
 }
 
 function toBigInt(long: Buffer): bigint {
   return long.readBigInt64BE(0);
+}
+
+/**
+ * A watch for a read: nzc's watcher, and `set`, called as the successful reply is read (where
+ * nzc registers the watcher), before any notification read after it is handled.
+ */
+export interface NzcWatch {
+  readonly watcher: NzcWatcher;
+  readonly set: () => void;
 }
 
 /** One read of a multiRead: the node, or the typed error of that read alone. */
@@ -216,6 +230,7 @@ export class NzcHandle {
       if (event) options.onEvent(event);
     });
     this.#onTraffic = options.onTraffic;
+    this.#inOrder = options.inOrder;
     // nzc writes the handshake as the socket connects; its time is when the server can first
     // have heard this connection. A socket nzc opens after close() (it opens sockets a tick or
     // a spin delay after connect()) is destroyed as it connects, its connect timer cleared.
@@ -240,6 +255,7 @@ export class NzcHandle {
   }
 
   readonly #onTraffic: () => void;
+  readonly #inOrder: (settle: () => void) => void;
   #connectSentAtMs = 0;
   #lastHeardMs: number | undefined;
 
@@ -257,6 +273,18 @@ export class NzcHandle {
     if (this.#lastHeardMs === undefined || sentAtMs > this.#lastHeardMs) {
       this.#lastHeardMs = sentAtMs;
     }
+  }
+
+  /** A request's promise, settled in wire order with the notifications (see `inOrder`). */
+  #request<T>(
+    start: (resolve: (value: T) => void, reject: (error: Error) => void) => void,
+  ): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      start(
+        (value) => this.#inOrder(() => resolve(value)),
+        (error) => this.#inOrder(() => reject(error)),
+      );
+    });
   }
 
   /** Called as a request is handed to nzc: batches the tick's writes, returns the send time. */
@@ -373,7 +401,7 @@ export class NzcHandle {
     if (createOpCode(mode) !== OP_CREATE2) {
       return this.create2(path, data, acl, mode, ttlMs).then((created) => created.path);
     }
-    return new Promise((resolve, reject) => {
+    return this.#request((resolve, reject) => {
       const sentAtMs = this.#send();
       this.#client.create(path, data, toNzcAcls(acl), NZC_MODE[mode], (error, created) => {
         this.#replied(sentAtMs, error);
@@ -454,7 +482,7 @@ export class NzcHandle {
   }
 
   delete(path: string, version: number): Promise<void> {
-    return new Promise((resolve, reject) => {
+    return this.#request((resolve, reject) => {
       const sentAtMs = this.#send();
       this.#client.remove(path, version, (error) => {
         this.#replied(sentAtMs, error);
@@ -464,22 +492,24 @@ export class NzcHandle {
     });
   }
 
-  exists(path: string, watcher?: NzcWatcher): Promise<Stat | null> {
-    return new Promise((resolve, reject) => {
+  exists(path: string, watch?: NzcWatch): Promise<Stat | null> {
+    return this.#request((resolve, reject) => {
       const sentAtMs = this.#send();
-      this.#client.exists(path, watcher, (error, stat) => {
+      this.#client.exists(path, watch?.watcher, (error, stat) => {
         this.#replied(sentAtMs, error);
+        if (!error) watch?.set();
         if (error) reject(wireError(error, path));
         else resolve(stat ? statFromNzc(stat) : null);
       });
     });
   }
 
-  getData(path: string, watcher?: NzcWatcher): Promise<{ data: Buffer; stat: Stat }> {
-    return new Promise((resolve, reject) => {
+  getData(path: string, watch?: NzcWatch): Promise<{ data: Buffer; stat: Stat }> {
+    return this.#request((resolve, reject) => {
       const sentAtMs = this.#send();
-      this.#client.getData(path, watcher, (error, data, stat) => {
+      this.#client.getData(path, watch?.watcher, (error, data, stat) => {
         this.#replied(sentAtMs, error);
+        if (!error) watch?.set();
         if (error) reject(wireError(error, path));
         else resolve({ data: data ?? Buffer.alloc(0), stat: statFromNzc(stat) });
       });
@@ -487,7 +517,7 @@ export class NzcHandle {
   }
 
   setData(path: string, data: Buffer, version: number): Promise<Stat> {
-    return new Promise((resolve, reject) => {
+    return this.#request((resolve, reject) => {
       const sentAtMs = this.#send();
       this.#client.setData(path, data, version, (error, stat) => {
         this.#replied(sentAtMs, error);
@@ -497,11 +527,12 @@ export class NzcHandle {
     });
   }
 
-  getChildren(path: string, watcher?: NzcWatcher): Promise<{ children: string[]; stat: Stat }> {
-    return new Promise((resolve, reject) => {
+  getChildren(path: string, watch?: NzcWatch): Promise<{ children: string[]; stat: Stat }> {
+    return this.#request((resolve, reject) => {
       const sentAtMs = this.#send();
-      this.#client.getChildren(path, watcher, (error, children, stat) => {
+      this.#client.getChildren(path, watch?.watcher, (error, children, stat) => {
         this.#replied(sentAtMs, error);
+        if (!error) watch?.set();
         if (error) reject(wireError(error, path));
         else resolve({ children, stat: statFromNzc(stat) });
       });
@@ -509,7 +540,7 @@ export class NzcHandle {
   }
 
   getAcl(path: string): Promise<{ acl: Acl[]; stat: Stat }> {
-    return new Promise((resolve, reject) => {
+    return this.#request((resolve, reject) => {
       const sentAtMs = this.#send();
       this.#client.getACL(path, (error, acls: NzcAcl[], stat) => {
         this.#replied(sentAtMs, error);
@@ -527,7 +558,7 @@ export class NzcHandle {
   }
 
   setAcl(path: string, acl: readonly Acl[], version: number): Promise<Stat> {
-    return new Promise((resolve, reject) => {
+    return this.#request((resolve, reject) => {
       const sentAtMs = this.#send();
       this.#client.setACL(path, toNzcAcls(acl), version, (error, stat) => {
         this.#replied(sentAtMs, error);
@@ -592,7 +623,7 @@ export class NzcHandle {
   }
 
   #sendRaw(request: NzcRawRequest, path: string | undefined): Promise<void> {
-    return new Promise((resolve, reject) => {
+    return this.#request((resolve, reject) => {
       const sentAtMs = this.#send();
       this.#client.connectionManager.queue(request, (error) => {
         this.#replied(sentAtMs, error);
@@ -610,7 +641,7 @@ export class NzcHandle {
     // Pushed directly: nzc's builder methods rewrite version 0 to -1 (`version || -1`), which
     // would turn a conditional delete/check into an unconditional one.
     for (const op of ops) transaction.ops.push(toNzcMultiOp(op));
-    return new Promise((resolve, reject) => {
+    return this.#request((resolve, reject) => {
       const sentAtMs = this.#send();
       transaction.commit((error, results) => {
         this.#replied(sentAtMs, error);

@@ -53,7 +53,10 @@ export class PersistentWatchRegistry {
     };
   }
 
-  /** Hands a notification to every persistent watch it belongs to. Never throws. */
+  /**
+   * Hands a notification to every persistent watch it belongs to (the connection calls it
+   * through EventDelivery, in wire order). Never throws.
+   */
   dispatch(event: NzcEvent): void {
     if (this.#entries.size === 0) return;
     const type = watchEventTypeOf(event.type);

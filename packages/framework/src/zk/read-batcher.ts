@@ -24,6 +24,9 @@ const MAX_BATCH = 64;
  * the server and this process much less per read (a cache loading a group, a queue reading
  * ahead). A call alone is sent as a plain getData. Each read fails on its own (NO_NODE for
  * one node does not fail the others).
+ *
+ * Only reads called back to back share a request: the connection flushes the batch before
+ * sending any other request, so a read called before a write is answered before it.
  */
 export class ReadBatcher {
   readonly #sender: ReadSender;
@@ -35,12 +38,14 @@ export class ReadBatcher {
 
   read(path: string): Promise<Read> {
     return new Promise<Read>((resolve, reject) => {
-      if (this.#waiting.length === 0) process.nextTick(() => this.#flush());
+      if (this.#waiting.length === 0) process.nextTick(() => this.flush());
       this.#waiting.push({ path, resolve, reject });
     });
   }
 
-  #flush(): void {
+  /** Sends the reads waiting so far (a no-op when there are none). */
+  flush(): void {
+    if (this.#waiting.length === 0) return;
     const waiting = this.#waiting;
     this.#waiting = [];
     for (let start = 0; start < waiting.length; start += MAX_BATCH) {

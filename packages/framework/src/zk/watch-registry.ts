@@ -9,6 +9,8 @@ export type WatchKind = 'data' | 'child';
 interface Target {
   readonly fire: (event: WatchedEvent) => void;
   readonly reportPath: string;
+  /** The reply to this caller's request was read: its watch is (again) on the server. */
+  set: boolean;
 }
 
 /**
@@ -21,7 +23,7 @@ interface Slot {
   readonly bytes: number;
   readonly targets: Set<Target>;
   readonly nzcWatcher: NzcWatcher;
-  /** A request with this slot's watcher succeeded: the server holds the watch until it fires. */
+  /** A request with this slot's watcher was answered: the server holds the watch until it fires. */
   onServer: boolean;
 }
 
@@ -39,18 +41,27 @@ function costOf(path: string): number {
  *   and re-sends, forever. New watches beyond the budget fail before anything is sent;
  * - on a new session every outstanding watch is dead; its watcher gets SESSION_EXPIRED (as the
  *   Java client delivers None/Expired) so whoever waits on it can re-read.
- * Watchers run inside nzc's socket handler: a throw there would kill the process, so every call
- * is isolated and routed to `onWatcherError`.
+ * The server's consumption of a watch is recorded at once (inside nzc's socket handler, where
+ * the notification is read), so a request sent after it sets a new watch; the callers' watchers
+ * are called later, through `deliver` (see EventDelivery), each isolated: a throw goes to
+ * `onWatcherError`.
  */
 export class WatchRegistry {
   readonly #slots = new Map<string, Slot>();
   readonly #budgetBytes: number;
   readonly #onWatcherError: (error: unknown, path: string) => void;
+  readonly #deliver: (delivery: () => void) => void;
   #usedBytes = 0;
 
-  constructor(budgetBytes: number, onWatcherError: (error: unknown, path: string) => void) {
-    this.#budgetBytes = budgetBytes;
-    this.#onWatcherError = onWatcherError;
+  constructor(options: {
+    budgetBytes: number;
+    onWatcherError: (error: unknown, path: string) => void;
+    /** Runs a delivery after every reply read before it has been handled (EventDelivery). */
+    deliver: (delivery: () => void) => void;
+  }) {
+    this.#budgetBytes = options.budgetBytes;
+    this.#onWatcherError = options.onWatcherError;
+    this.#deliver = options.deliver;
   }
 
   /** Bytes of watched paths, watches whose request is still in flight included. */
@@ -80,8 +91,12 @@ export class WatchRegistry {
 
   /**
    * Adds `watcher` to the slot of (`kind`, `path`) and returns the slot's nzc watcher for the
-   * request, `register()` for its success and `cancel()` for its failure. `reportPath` is the
-   * path the caller sees (namespace removed). Once `signal` aborts, the watcher leaves.
+   * request, `watchSet()` to call as its successful reply is read (synchronously, where nzc
+   * registers the watcher) and `cancel()` for its failure. `reportPath` is the path the caller
+   * sees (namespace removed). Once `signal` aborts, the watcher leaves.
+   *
+   * An event read before a caller's reply belongs to the watch as it was before that caller's
+   * request: it fires the callers whose replies came first, and this one waits for the next.
    */
   wrap(
     kind: WatchKind,
@@ -89,7 +104,7 @@ export class WatchRegistry {
     reportPath: string,
     watcher: Watcher,
     signal?: AbortSignal,
-  ): { nzcWatcher: NzcWatcher; register: () => void; cancel: () => void } {
+  ): { nzcWatcher: NzcWatcher; watchSet: () => void; cancel: () => void } {
     const key = `${kind}:${path}`;
     const slot = this.#slots.get(key) ?? this.#openSlot(key, path);
     let done = false;
@@ -100,8 +115,10 @@ export class WatchRegistry {
     };
     const target: Target = {
       reportPath,
+      set: false,
       fire: (event) => {
-        if (done) return;
+        // A caller that gave up before the delivery came hears nothing.
+        if (done || signal?.aborted === true) return;
         done = true;
         signal?.removeEventListener('abort', leave);
         try {
@@ -115,8 +132,10 @@ export class WatchRegistry {
     signal?.addEventListener('abort', leave, { once: true });
     return {
       nzcWatcher: slot.nzcWatcher,
-      register: () => {
-        if (this.#slots.get(key) === slot) slot.onServer = true;
+      watchSet: () => {
+        if (this.#slots.get(key) !== slot || !slot.targets.has(target)) return;
+        target.set = true;
+        slot.onServer = true;
       },
       cancel: leave,
     };
@@ -127,11 +146,12 @@ export class WatchRegistry {
     const slots = [...this.#slots.values()];
     this.#slots.clear();
     this.#usedBytes = 0;
-    for (const slot of slots) {
-      for (const target of [...slot.targets]) {
+    const targets = slots.flatMap((slot) => [...slot.targets]);
+    if (targets.length === 0) return;
+    this.#deliver(() => {
+      for (const target of targets)
         target.fire({ type: 'SESSION_EXPIRED', path: target.reportPath });
-      }
-    }
+    });
   }
 
   #openSlot(key: string, path: string): Slot {
@@ -142,11 +162,16 @@ export class WatchRegistry {
       nzcWatcher: (event: NzcEvent): void => {
         const type = watchEventTypeOf(event.type);
         if (type === undefined) return;
-        // The server watch is used up: whoever asks next sets a new one.
-        if (this.#slots.get(key) === slot) this.#closeSlot(key, slot);
-        const targets = [...slot.targets];
-        slot.targets.clear();
-        for (const target of targets) target.fire({ type, path: target.reportPath });
+        // The server watch is used up: whoever asks next sets a new one. Callers whose replies
+        // are still to come set it again with them.
+        const targets = [...slot.targets].filter((target) => target.set);
+        for (const target of targets) slot.targets.delete(target);
+        slot.onServer = false;
+        if (slot.targets.size === 0) this.#closeSlot(key, slot);
+        if (targets.length === 0) return;
+        this.#deliver(() => {
+          for (const target of targets) target.fire({ type, path: target.reportPath });
+        });
       },
     };
     this.#slots.set(key, slot);

@@ -9,11 +9,16 @@ import { isConnectionLoss, isRetryable, isZooKeeperError } from '../errors/predi
 import type { Logger } from '../logging/logger.js';
 import type { ConnectionEvent } from './connection-event.js';
 import { ConnectionHealthMonitor } from './connection-health-monitor.js';
-import { NzcHandle, type MultiReadOutcome, type NzcHandleEvent } from './nzc-adapter.js';
+import { EventDelivery } from './event-delivery.js';
+import {
+  NzcHandle,
+  type MultiReadOutcome,
+  type NzcHandleEvent,
+  type NzcWatch,
+} from './nzc-adapter.js';
 import { ReadBatcher } from './read-batcher.js';
 import { parseConnectString, type ServerAddress } from '../paths/connect-string.js';
 import { RequestDeadlines } from './request-deadlines.js';
-import type { NzcWatcher } from './nzc-types.js';
 import { WatchRegistry, type WatchKind } from './watch-registry.js';
 import {
   PersistentWatchRegistry,
@@ -50,8 +55,9 @@ export interface ZooKeeperConnectionOptions {
 /** How long close() waits for the server to confirm the session's end. */
 const CLOSE_REPLY_WAIT_MS = 1_000;
 
+/** A request waiting for a connection: sent (in call order) or failed, exactly once. */
 interface Parked {
-  resolve: (handle: NzcHandle) => void;
+  send: (handle: NzcHandle) => void;
   reject: (error: Error) => void;
 }
 
@@ -60,6 +66,11 @@ interface Parked {
  * session is gone (nzc never reconnects after expiry), parks operations while not connected and
  * releases them only once the handshake and the re-sent credentials are out, puts a deadline on
  * every request, and watches liveness (see ConnectionHealthMonitor).
+ *
+ * It keeps ZooKeeper's client ordering: requests reach nzc's packet queue (a FIFO) in call
+ * order, whether sent at once, batched (ReadBatcher) or parked while disconnected; watch
+ * notifications and connection events reach their listeners in arrival order, after the
+ * continuations of the replies read before them (EventDelivery).
  */
 export class ZooKeeperConnection implements ZooKeeperOperations {
   readonly #options: ZooKeeperConnectionOptions;
@@ -68,6 +79,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
   readonly #persistentWatches: PersistentWatchRegistry;
   readonly #health: ConnectionHealthMonitor;
   readonly #deadlines: RequestDeadlines;
+  readonly #delivery = new EventDelivery();
   readonly #reads = new ReadBatcher({
     single: (path) => this.#run('getData', (h) => h.getData(path)),
     many: (paths) => this.#multiRead(paths),
@@ -86,9 +98,11 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
   constructor(options: ZooKeeperConnectionOptions) {
     this.#options = options;
     this.#servers = parseConnectString(options.connectString).servers;
-    this.#watches = new WatchRegistry(options.watchBudgetBytes, (error, path) =>
-      options.reportUnhandledError(error, `watcher on ${path}`),
-    );
+    this.#watches = new WatchRegistry({
+      budgetBytes: options.watchBudgetBytes,
+      onWatcherError: (error, path) => options.reportUnhandledError(error, `watcher on ${path}`),
+      deliver: (delivery) => this.#delivery.push(delivery),
+    });
     this.#persistentWatches = new PersistentWatchRegistry((error, path) =>
       options.reportUnhandledError(error, `persistent watch on ${path}`),
     );
@@ -166,16 +180,17 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
   suspect(reason: string): void {
     if (!this.#connected) return;
     this.#setDisconnected();
-    this.#events.next({ type: 'disconnected', reason });
+    this.#publish({ type: 'disconnected', reason });
     this.#health.probeNow();
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#delivery.close();
     this.#health.stop();
     this.#deadlines.stop();
-    for (const parked of this.#parked.splice(0)) parked.reject(new ClosedError());
+    for (const parked of [...this.#parked]) parked.reject(new ClosedError());
     const handle = this.#handle;
     this.#handle = undefined;
     // Waits briefly for the server to confirm (so our ephemerals are gone when close()
@@ -315,31 +330,44 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     kind: WatchKind,
     path: string,
     watch: { watcher: Watcher | undefined; signal: AbortSignal | undefined },
-    operation: (handle: NzcHandle, watcher: NzcWatcher | undefined) => Promise<T>,
+    operation: (handle: NzcHandle, watch: NzcWatch | undefined) => Promise<T>,
   ): Promise<T> {
     const { watcher, signal } = watch;
     if (!watcher) return this.#run(name, (h) => operation(h, undefined), signal);
     this.#watches.checkBudget(kind, path);
     const wrapped = this.#watches.wrap(kind, path, path, watcher, signal);
+    const nzcWatch = { watcher: wrapped.nzcWatcher, set: wrapped.watchSet };
     try {
-      const result = await this.#run(name, (h) => operation(h, wrapped.nzcWatcher), signal);
-      wrapped.register();
-      return result;
+      return await this.#run(name, (h) => operation(h, nzcWatch), signal);
     } catch (error) {
       wrapped.cancel();
       throw error;
     }
   }
 
-  async #run<T>(
+  /**
+   * Sends a request now when connected with nothing parked ahead of it, else parks it: either
+   * way after every request called before it (reads waiting in the batcher go first).
+   */
+  #run<T>(
     name: string,
     operation: (handle: NzcHandle) => Promise<T>,
     signal?: AbortSignal,
   ): Promise<T> {
-    const handle =
-      this.#connected && this.#handle && signal?.aborted !== true
-        ? this.#handle
-        : await this.#connectedHandle(signal);
+    this.#reads.flush();
+    const handle = this.#handle;
+    if (this.#connected && handle && this.#parked.length === 0 && signal?.aborted !== true) {
+      return this.#send(name, handle, operation);
+    }
+    return this.#park(name, operation, signal);
+  }
+
+  /** Hands the request to nzc now (synchronously) and settles with its reply or deadline. */
+  async #send<T>(
+    name: string,
+    handle: NzcHandle,
+    operation: (handle: NzcHandle) => Promise<T>,
+  ): Promise<T> {
     const durations = this.#options.requestDurations;
     if (durations !== undefined) return this.#timed(durations, name, handle, operation);
     try {
@@ -382,25 +410,29 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
   }
 
   /**
-   * The connected handle; while there is none, the request waits (parked) for one, at most
-   * connectionTimeoutMs. Aborting `signal` takes it out of the waiting line at once: a request
-   * given up on is never sent later.
+   * Parks a request until a connection is up, at most connectionTimeoutMs; parked requests are
+   * sent in call order as it comes (see #releaseParked). Aborting `signal` takes it out of the
+   * line at once: a request given up on is never sent later.
    */
-  #connectedHandle(signal: AbortSignal | undefined): Promise<NzcHandle> {
+  #park<T>(
+    name: string,
+    operation: (handle: NzcHandle) => Promise<T>,
+    signal: AbortSignal | undefined,
+  ): Promise<T> {
     if (this.#closed) return Promise.reject(new ClosedError());
     if (this.#authFailure) return Promise.reject(this.#authFailure);
     if (signal?.aborted === true) return Promise.reject(signal.reason as Error);
-    if (this.#connected && this.#handle) return Promise.resolve(this.#handle);
-    return new Promise<NzcHandle>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       const leave = (): void => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        this.#parked = this.#parked.filter((p) => p !== parked);
+        const index = this.#parked.indexOf(parked);
+        if (index >= 0) this.#parked.splice(index, 1);
       };
       const parked: Parked = {
-        resolve: (handle) => {
+        send: (handle) => {
           leave();
-          resolve(handle);
+          resolve(this.#send(name, handle, operation));
         },
         reject: (error) => {
           leave();
@@ -410,8 +442,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
       const onAbort = (): void => parked.reject(signal?.reason as Error);
       signal?.addEventListener('abort', onAbort, { once: true });
       const timer = setTimeout(() => {
-        leave();
-        reject(
+        parked.reject(
           new ConnectionLossError({
             detail: `not connected within connectionTimeoutMs (${this.#options.connectionTimeoutMs} ms)`,
           }),
@@ -419,6 +450,16 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
       }, this.#options.connectionTimeoutMs);
       this.#parked.push(parked);
     });
+  }
+
+  /**
+   * Sends the parked requests in call order. Each leaves the line as it is sent, so a request
+   * made meanwhile (a batched read flushed by the first send) parks behind the rest.
+   */
+  #releaseParked(handle: NzcHandle): void {
+    while (this.#parked.length > 0 && this.#connected && this.#handle === handle) {
+      this.#parked[0]!.send(handle);
+    }
   }
 
   #openHandle(): void {
@@ -431,8 +472,10 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
       onEvent: (event) => this.#onHandleEvent(handle, event),
       onTraffic: () => this.#health.trafficSeen(),
       onNotification: (event) => {
-        if (handle === this.#handle) this.#persistentWatches.dispatch(event);
+        if (handle !== this.#handle) return;
+        this.#delivery.push(() => this.#persistentWatches.dispatch(event));
       },
+      inOrder: (settle) => this.#delivery.inOrder(settle),
     });
     this.#handle = handle;
     handle.connect();
@@ -448,11 +491,11 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
       case 'disconnected':
         if (!this.#connected) return;
         this.#setDisconnected();
-        this.#events.next({ type: 'disconnected', reason: 'connection closed' });
+        this.#publish({ type: 'disconnected', reason: 'connection closed' });
         return;
       case 'expired':
         this.#options.logger.warn('session expired on the server');
-        this.#events.next({ type: 'expired' });
+        this.#publish({ type: 'expired' });
         this.resetSession('session expired');
         return;
       case 'authFailed':
@@ -489,8 +532,12 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     this.#health.stop();
     this.#setDisconnected();
     handle.abandon();
-    for (const parked of this.#parked.splice(0)) parked.reject(error);
-    this.#events.next({ type: 'authFailed' });
+    // LOST is published first, then the parked requests fail: in the order a caller waiting on
+    // both (blockUntilConnected, then its request) expects.
+    this.#publish({ type: 'authFailed' });
+    this.#delivery.push(() => {
+      for (const parked of [...this.#parked]) parked.reject(error);
+    });
   }
 
   #setConnected(handle: NzcHandle): void {
@@ -500,13 +547,18 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     this.#connected = true;
     this.#health.connected(handle.negotiatedSessionTimeoutMs);
     this.#restorePersistentWatches(handle);
-    this.#events.next({
+    this.#publish({
       type: 'connected',
       sessionId,
       sessionTimeoutMs: handle.negotiatedSessionTimeoutMs,
       newSession,
     });
-    for (const parked of this.#parked.splice(0)) parked.resolve(handle);
+    this.#releaseParked(handle);
+  }
+
+  /** Connection events travel with the watch events, in the order they happened. */
+  #publish(event: ConnectionEvent): void {
+    this.#delivery.push(() => this.#events.next(event));
   }
 
   /**
@@ -549,7 +601,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     this.#options.logger.warn('connection considered dead; reconnecting', { reason });
     if (this.#connected) {
       this.#setDisconnected();
-      this.#events.next({ type: 'disconnected', reason });
+      this.#publish({ type: 'disconnected', reason });
     }
     handle.dropConnection();
   }

@@ -1,5 +1,6 @@
 // A ClientContext and ClientLifecycle around a FakeZooKeeper, with the state streams as
 // subjects the test drives and unhandled errors collected in an array.
+import { CallOrderGate } from '../../src/client/call-order-gate.js';
 import { BehaviorSubject, Subject } from 'rxjs';
 import { defaultAclProvider } from '../../src/client/acl-provider.js';
 import type {
@@ -70,6 +71,7 @@ export async function fakeSetup(options: FakeSetupOptions = {}): Promise<FakeSet
     reportUnhandledError: (error, where) => unhandledSubject.next({ error, context: where }),
     unhandledErrors: iterableObservable(unhandledSubject.asObservable()),
     closedSignal: closed.signal,
+    callOrder: new CallOrderGate(closed.signal),
     watchBudget: () => ({ budgetBytes: 512 * 1024, usedBytes: 0 }),
     maxRequestBytes: 1_048_575,
     chrootBytes: 0,

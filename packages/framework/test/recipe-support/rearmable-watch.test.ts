@@ -20,12 +20,15 @@ describe('RearmableWatch', () => {
     assert.notEqual(watch.next(), undefined);
   });
 
-  it('a watch that fired before its read resumed is not counted as armed', () => {
-    const watch = new RearmableWatch(() => undefined);
+  it("its event, delivered after the read resumed (the client's ordering contract), disarms it as the current watch", () => {
+    const fired: boolean[] = [];
+    const watch = new RearmableWatch((_, current) => fired.push(current));
     const attempt = watch.next()!;
-    attempt.watcher(deleted); // the event came in ahead of the awaiting code
     attempt.confirm();
+    attempt.watcher(deleted);
     assert.equal(watch.armed, false);
+    assert.deepEqual(fired, [true]);
+    assert.notEqual(watch.next(), undefined, 'the next read sets a new watch');
   });
 
   it('only the latest watch counts: an older one firing late leaves the newer armed', () => {
