@@ -26,9 +26,10 @@ export interface GroupViewOptions {
  * re-listed. The group is listed once at start and again after every reconnect, since changes
  * made while disconnected are not replayed.
  *
- * Events, listings and reads overlap, so every change of a member takes a ticket (a counter):
- * a read or a listing only applies to a member whose last ticket predates it; whatever came
- * later decides on its own.
+ * Events, listings and reads overlap. The client delivers replies and watch events in the order
+ * the server sent them (its ordering contract), so each is simply applied as it comes: a reply
+ * says what the server held when it was processed, and anything that changed later arrives
+ * after it.
  */
 export class GroupView {
   readonly #client: FrameworkClient;
@@ -36,12 +37,8 @@ export class GroupView {
   readonly #options: GroupViewOptions;
   readonly #limit: LimitFunction;
   readonly #members = new Map<string, Buffer>();
-  /** The ticket of the last event, read or listing that concerned each member with a read out. */
-  readonly #tickets = new Map<string, number>();
-  /** Reads in flight per member; a ticket is forgotten when none is left and no listing is out. */
+  /** Reads in flight per member. */
   readonly #reading = new Map<string, number>();
-  #listings = 0;
-  #lastTicket = 0;
   #watch: PersistentWatch | undefined;
   #addingWatch: Promise<void> | undefined;
   #unsubscribeState: (() => void) | undefined;
@@ -112,69 +109,53 @@ export class GroupView {
     if (this.#closed) return;
     const id = this.#memberId(event.path);
     if (id === undefined) return; // the group node itself, or deeper than a member
-    if (event.type === 'NODE_DELETED') {
-      // Gone at once, as in Curator's cache. A read still out must not bring it back; with
-      // none out, a stale listing costs at most one read that finds the node gone. (A member
-      // replacing its node in one multi, a restart taking over from its old session, is
-      // missing between the two events: they often arrive in different turns.)
-      if (this.#reading.has(id) || this.#listings > 0) this.#take(id);
-      this.#remove(id);
-    } else {
-      this.#read(id, this.#take(id));
-    }
+    // Gone at once, as in Curator's cache. (A member replacing its node in one multi, a
+    // restart taking over from its old session, is missing between the two events.)
+    if (event.type === 'NODE_DELETED') this.#remove(id);
+    else this.#read(id);
   }
 
   /** Lists the group and reads every member in it; drops members the listing lacks. */
   async #list(): Promise<void> {
-    const sentAt = this.#lastTicket;
     let children: string[];
-    this.#listings += 1;
     try {
       children = await this.#client.getChildren(this.#groupPath, { signal: this.#closer.signal });
     } catch (error) {
       if (!isNoNode(error)) throw error;
       children = [];
-    } finally {
-      this.#listings -= 1;
     }
     if (this.#closed) return;
     const listed = new Set(children);
-    // Anything with a ticket after the listing was sent is decided by that later event.
-    const untouched = (id: string): boolean => (this.#tickets.get(id) ?? 0) <= sentAt;
     for (const id of [...this.#members.keys()]) {
-      if (!listed.has(id) && untouched(id)) this.#remove(id);
+      if (!listed.has(id)) this.#remove(id);
     }
     for (const id of listed) {
-      // A read still out was sent after the event that asked for it; any later change sends
-      // another event, so it is enough. (After a reconnect, reads of the lost connection are
-      // retried after the watch is back.)
-      if (untouched(id) && !this.#reading.has(id)) this.#read(id, this.#take(id));
+      // A read still out was sent after this listing (an earlier one has answered before it),
+      // so it is at least as fresh.
+      if (!this.#reading.has(id)) this.#read(id);
     }
-    this.#forgetSettledTickets();
   }
 
-  /** Reads a member's payload; applies it unless something newer happened to that member. */
-  #read(id: string, ticket: number): void {
+  /** Reads a member's payload and applies it. */
+  #read(id: string): void {
     const path = joinPath(this.#groupPath, id);
     this.#reading.set(id, (this.#reading.get(id) ?? 0) + 1);
-    const latest = (): boolean => {
-      const current = this.#tickets.get(id) === ticket;
+    const settled = (): boolean => {
       const left = (this.#reading.get(id) ?? 1) - 1;
       if (left > 0) this.#reading.set(id, left);
       else this.#reading.delete(id);
-      this.#forgetSettledTickets();
-      return current && !this.#closed;
+      return !this.#closed;
     };
     this.#limit(() => this.#client.getData(path, { signal: this.#closer.signal })).then(
       ({ data }) => {
-        if (!latest()) return;
+        if (!settled()) return;
         const known = this.#members.get(id);
         if (known?.equals(data)) return;
         this.#members.set(id, data);
         this.#options.onChange();
       },
       (error: unknown) => {
-        if (!latest()) return;
+        if (!settled()) return;
         if (isNoNode(error)) this.#remove(id);
         else this.#options.onError(error, `reading ${path}`);
       },
@@ -183,20 +164,6 @@ export class GroupView {
 
   #remove(id: string): void {
     if (this.#members.delete(id)) this.#options.onChange();
-  }
-
-  /** Tickets only matter to reads and listings still out; forget the rest. */
-  #forgetSettledTickets(): void {
-    if (this.#listings > 0) return;
-    for (const id of this.#tickets.keys()) {
-      if (!this.#reading.has(id)) this.#tickets.delete(id);
-    }
-  }
-
-  #take(id: string): number {
-    this.#lastTicket += 1;
-    this.#tickets.set(id, this.#lastTicket);
-    return this.#lastTicket;
   }
 
   #memberId(path: string): string | undefined {

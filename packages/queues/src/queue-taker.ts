@@ -454,8 +454,8 @@ export class QueueTaker {
           watch: watch?.watcher,
           signal: this.#closed.signal,
         });
-        // Armed unless it fired before this reply was processed (see RearmableWatch): saying
-        // so wrongly would lose every later change while items pile up.
+        // Armed now: its event, if any, is delivered after this continuation (the client's
+        // ordering contract), so it finds the watch armed and clears it.
         watch?.confirm();
         this.#absorb(children);
         return;
