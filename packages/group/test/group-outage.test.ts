@@ -17,8 +17,8 @@ import {
   uniquePath,
   waitFor,
 } from '@zkrecipes/testing';
+import { startClient } from '@zkrecipes/test-support';
 import { GroupMember, PersistentNode } from '../src/index.js';
-import { startClient } from './helpers.js';
 
 const SESSION_MS = 4000;
 

@@ -18,9 +18,10 @@ import {
   uniquePath,
   waitFor,
 } from '@zkrecipes/testing';
+import { closeAll, connectedClient } from '@zkrecipes/test-support';
 import { LeaderLatch } from '../src/leader-latch.js';
 import { LeaderSelector } from '../src/leader-selector.js';
-import { closeAll, connectedClient, contender, LeaderWitness } from './helpers.js';
+import { contender, LeaderWitness } from './helpers.js';
 
 const SESSION_MS = 4000;
 
