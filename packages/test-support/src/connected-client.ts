@@ -1,51 +1,28 @@
-// The one way the tests open a client: started, connected within a scaled deadline, quiet.
-// startClient and connect are the same helper with the defaults their packages' tests were
-// written against; the defaults here are those of the cli, leader and locks tests.
-import {
-  createFramework,
-  RetryNTimes,
-  silentLogger,
-  type FrameworkClient,
-  type FrameworkOptions,
-} from '@zkrecipes/framework';
+// The client most tests want: started and connected, or the test fails right there with a
+// clear message instead of at its first operation. startClient and connect are this helper
+// with the defaults their packages' tests were written against.
+import type { FrameworkClient } from '@zkrecipes/framework';
 import { timing } from '@zkrecipes/testing';
-
-/** Framework options, all optional (connectString overrides the target's), plus a shorthand. */
-export interface ClientOptions extends Partial<FrameworkOptions> {
-  /** Retries of the default policy (RetryNTimes, 50 ms apart). Default 5. */
-  readonly retries?: number;
-}
-
-/** What to connect to: a connect string, or anything with one (TestingServer, TestingCluster). */
-export type ClientTarget = string | { readonly connectString: string };
+import {
+  connectStringOf,
+  startedClient,
+  type ClientOptions,
+  type ClientTarget,
+} from './started-client.js';
 
 /**
- * A started client that the caller closes. Defaults: a 30 s session, a 10 s connection
- * timeout, RetryNTimes(5, 50 ms) and no log output; `options` override any of them. Fails,
- * after closing the client, when it is not connected within 10 s (scaled).
+ * A started client, connected within 10 s (scaled), with {@link startedClient}'s defaults (a
+ * 30 s session, RetryNTimes(5, 50 ms), no log output); `options` override any of them. When it
+ * does not connect in time it is closed and this rejects. The caller closes it.
  */
 export async function connectedClient(
   target: ClientTarget,
   options: ClientOptions = {},
 ): Promise<FrameworkClient> {
-  const { retries = 5, ...frameworkOptions } = options;
-  const connectString = frameworkOptions.connectString ?? connectStringOf(target);
-  const client = createFramework({
-    connectString,
-    sessionTimeoutMs: 30_000,
-    connectionTimeoutMs: 10_000,
-    retryPolicy: new RetryNTimes({ n: retries, sleepBetweenRetriesMs: 50 }),
-    logger: silentLogger,
-    ...frameworkOptions,
-  });
-  await client.start();
+  const client = await startedClient(target, options);
   if (!(await client.blockUntilConnected({ timeoutMs: timing.ms(10_000) }))) {
     await client.close();
-    throw new Error(`could not connect to ${connectString}`);
+    throw new Error(`could not connect to ${connectStringOf(target, options)}`);
   }
   return client;
-}
-
-function connectStringOf(target: ClientTarget): string {
-  return typeof target === 'string' ? target : target.connectString;
 }

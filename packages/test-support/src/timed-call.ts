@@ -28,6 +28,13 @@ export async function timed<Call extends () => Promise<unknown>>(
   }
 }
 
+/** How long `call` took to settle, in ms; a rejection is passed on (see {@link timed}). */
+export async function elapsedMs(call: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await call();
+  return performance.now() - started;
+}
+
 /** Fails unless the call settled within [minMs, maxMs). */
 export function assertBetween(label: string, result: Timed, minMs: number, maxMs: number): void {
   // Timers fire on whole milliseconds: one may come a hair before the `performance.now()` mark.

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { assertBetween, isTimeoutError, timed } from '../src/timed-call.js';
+import { assertBetween, elapsedMs, isTimeoutError, timed } from '../src/timed-call.js';
 import { percentile } from '../src/percentile.js';
 
 describe('timed', () => {
@@ -28,6 +28,18 @@ describe('timed', () => {
   });
 });
 
+describe('elapsedMs', () => {
+  it('measures a call that resolves and passes a rejection on', async () => {
+    const ms = await elapsedMs(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    assert.ok(ms >= 48 && ms < 5000, `${ms} ms`);
+    const failure = new Error('no');
+    await assert.rejects(
+      elapsedMs(() => Promise.reject(failure)),
+      (error) => error === failure,
+    );
+  });
+});
+
 describe('assertBetween', () => {
   it('fails outside [min - 2, max) and names the label', () => {
     assertBetween('inside', { ms: 98.5 }, 100, 200);
@@ -39,7 +51,10 @@ describe('assertBetween', () => {
 describe('isTimeoutError', () => {
   it('is true only for the error AbortSignal.timeout aborts with', async () => {
     const signal = AbortSignal.timeout(1);
+    // AbortSignal.timeout's timer does not keep the process alive; this one does, meanwhile.
+    const keepAlive = setTimeout(() => undefined, 10_000);
     await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+    clearTimeout(keepAlive);
     assert.equal(isTimeoutError(signal.reason), true);
     assert.equal(isTimeoutError(new DOMException('stop', 'AbortError')), false);
     assert.equal(isTimeoutError(new Error('TimeoutError')), false);
