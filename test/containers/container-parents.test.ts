@@ -4,12 +4,7 @@
 // did not).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  createFramework,
-  RetryNTimes,
-  silentLogger,
-  type FrameworkClient,
-} from '@zkrecipes/framework';
+import type { FrameworkClient } from '@zkrecipes/framework';
 import { PathChildrenCache } from '@zkrecipes/caches';
 import { createServiceInstance, ServiceDiscovery } from '@zkrecipes/discovery';
 import { GroupMember } from '@zkrecipes/group';
@@ -17,6 +12,7 @@ import { LeaderLatch } from '@zkrecipes/leader';
 import { InterProcessMutex } from '@zkrecipes/locks';
 import { DistributedQueue, SimpleDistributedQueue, stringSerializer } from '@zkrecipes/queues';
 import { JavaPeer, TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
+import { startClient } from '@zkrecipes/test-support';
 
 // dist/test/containers/*.test.js -> test/containers/fixtures/*.java in the sources.
 const peerSource = new URL(
@@ -26,16 +22,9 @@ const peerSource = new URL(
 
 const CHECK_INTERVAL_MS = 100;
 
-async function connect(connectString: string): Promise<FrameworkClient> {
-  const client = createFramework({
-    connectString,
-    sessionTimeoutMs: 4_000,
-    retryPolicy: new RetryNTimes({ n: 20, sleepBetweenRetriesMs: 100 }),
-    logger: silentLogger,
-  });
-  await client.start();
-  assert.equal(await client.blockUntilConnected({ timeoutMs: timing.ms(10_000) }), true);
-  return client;
+/** startClient's 4 s session and retries, with createFramework's 15 s connection timeout. */
+function connect(connectString: string): Promise<FrameworkClient> {
+  return startClient(connectString, { connectionTimeoutMs: 15_000 });
 }
 
 describe('container parents across the recipes (real server, 100 ms container checks)', () => {

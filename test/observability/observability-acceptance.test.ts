@@ -12,7 +12,7 @@ import { DistributedQueue, jsonSerializer } from '@zkrecipes/queues';
 import { CuratorCache, PathChildrenCache, StartMode } from '@zkrecipes/caches';
 import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
 import { SpanStatusCode } from '@opentelemetry/api';
-import { OtelCapture } from './otel-capture.js';
+import { OtelCapture } from '@zkrecipes/test-support';
 
 function clientWith(server: TestingServer, otel: OtelCapture): FrameworkClient {
   return createFramework({

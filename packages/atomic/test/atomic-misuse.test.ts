@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type FrameworkClient, isInvalidArgument, RetryOneTime } from '@zkrecipes/framework';
 import { TestingServer, uniquePath } from '@zkrecipes/testing';
+import { connect } from '@zkrecipes/test-support';
 import { DistributedAtomicLong, DistributedAtomicValue } from '../src/index.js';
-import { connect } from './connect.js';
 
 describe('DistributedAtomicValue and DistributedAtomicLong misuse', () => {
   let server: TestingServer;

@@ -5,8 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import { type FrameworkClient, isClosed, RetryNTimes } from '@zkrecipes/framework';
 import { InterProcessMutex } from '@zkrecipes/locks';
 import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
+import { connect, timed } from '@zkrecipes/test-support';
 import { DistributedAtomicLong, SharedCount } from '../src/index.js';
-import { connect, timed } from './connect.js';
 
 const noRetry = (): RetryNTimes => new RetryNTimes({ n: 0, sleepBetweenRetriesMs: 0 });
 

@@ -10,8 +10,8 @@ import {
   RetryOneTime,
 } from '@zkrecipes/framework';
 import { TestingServer, uniquePath } from '@zkrecipes/testing';
+import { connect } from '@zkrecipes/test-support';
 import { DistributedAtomicLong, DistributedAtomicValue, isCorruptedValue } from '../src/index.js';
-import { connect } from './connect.js';
 
 const once = (): RetryOneTime => new RetryOneTime({ sleepBetweenRetryMs: 1 });
 

@@ -12,8 +12,8 @@ import {
   uniquePath,
   waitFor,
 } from '@zkrecipes/testing';
+import { connect, timed } from '@zkrecipes/test-support';
 import { DistributedAtomicLong, SharedCount } from '../src/index.js';
-import { connect, timed } from './connect.js';
 
 describe('SharedCount across outages', () => {
   let server: TestingServer;

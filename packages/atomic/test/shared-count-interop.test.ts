@@ -5,8 +5,8 @@ import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { FrameworkClient } from '@zkrecipes/framework';
 import { compileJavaPeer, JavaPeer, TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { connect } from '@zkrecipes/test-support';
 import { SharedCount } from '../src/index.js';
-import { connect } from './connect.js';
 
 // dist/test/*.test.js -> test/fixtures/*.java in the package's sources.
 const peerSource = new URL('../../test/fixtures/CuratorAtomicPeer.java', import.meta.url).pathname;

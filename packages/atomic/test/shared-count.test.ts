@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type FrameworkClient, isInvalidArgument } from '@zkrecipes/framework';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { connect } from '@zkrecipes/test-support';
 import { SharedCount, SharedValue } from '../src/index.js';
-import { connect } from './connect.js';
 
 describe('SharedCount', () => {
   let server: TestingServer;

@@ -8,8 +8,8 @@ import {
   isInvalidArgument,
 } from '@zkrecipes/framework';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { connect } from '@zkrecipes/test-support';
 import { isCorruptedValue, SharedCount, SharedValue } from '../src/index.js';
-import { connect } from './connect.js';
 
 describe('SharedValue and SharedCount misuse', () => {
   let server: TestingServer;

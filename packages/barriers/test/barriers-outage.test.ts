@@ -2,23 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isClosed, type FrameworkClient } from '@zkrecipes/framework';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { assertBetween, connect, isTimeoutError, timed, type Timed } from '@zkrecipes/test-support';
 import { DistributedBarrier, DistributedDoubleBarrier } from '../src/index.js';
-import { connect } from './connect.js';
-
-/** How a call settled, and how long it took. */
-interface Timed {
-  readonly value?: unknown;
-  readonly error?: unknown;
-  readonly ms: number;
-}
-
-function timed(call: () => Promise<unknown>): Promise<Timed> {
-  const started = performance.now();
-  return call().then(
-    (value) => ({ value, ms: performance.now() - started }),
-    (error: unknown) => ({ error, ms: performance.now() - started }),
-  );
-}
 
 function assertSettled(
   label: string,
@@ -27,19 +12,12 @@ function assertSettled(
   [minMs, maxMs]: readonly [number, number],
 ): void {
   if (expected.timeoutError === true) {
-    assert.ok(
-      result.error instanceof DOMException && result.error.name === 'TimeoutError',
-      `${label}: ${String(result.error)}`,
-    );
+    assert.ok(isTimeoutError(result.error), `${label}: ${String(result.error)}`);
   } else {
     assert.equal(result.error, undefined, `${label}: ${String(result.error)}`);
     assert.equal(result.value, expected.value, label);
   }
-  // Timers fire on whole milliseconds: one may come a hair before the `performance.now()` mark.
-  assert.ok(
-    result.ms >= minMs - 2 && result.ms < maxMs,
-    `${label} settled after ${result.ms.toFixed(0)} ms, not in [${minMs}, ${maxMs})`,
-  );
+  assertBetween(label, result, minMs, maxMs);
 }
 
 describe('barriers with the server stopped', () => {

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isClosed, isInvalidArgument, type FrameworkClient } from '@zkrecipes/framework';
 import { killSession, TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { connect } from '@zkrecipes/test-support';
 import { DistributedBarrier } from '../src/index.js';
-import { connect } from './connect.js';
 
 /** Tracks a promise so a test can assert it is still pending without waiting for it. */
 function track<T>(promise: Promise<T>): { settled: () => boolean; promise: Promise<T> } {

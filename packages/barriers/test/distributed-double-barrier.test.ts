@@ -8,14 +8,8 @@ import {
   type FrameworkClient,
 } from '@zkrecipes/framework';
 import { FaultProxy, killSession, TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { connect, percentile } from '@zkrecipes/test-support';
 import { DistributedDoubleBarrier } from '../src/index.js';
-import { connect } from './connect.js';
-
-/** Nearest-rank percentile, as the peer benchmark defines it. */
-function percentile(samples: readonly number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-}
 
 interface RoundResult {
   readonly violations: string[];

@@ -2,19 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isClosed, type FrameworkClient } from '@zkrecipes/framework';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { startClient, timed } from '@zkrecipes/test-support';
 import { NodeCache, PathChildrenCache, StartMode } from '../src/index.js';
-import { startClient } from './helpers.js';
-
-/** Milliseconds `call` took to settle, and its rejection if any. */
-async function timed(call: () => Promise<unknown>): Promise<{ ms: number; error?: unknown }> {
-  const started = performance.now();
-  try {
-    await call();
-    return { ms: performance.now() - started };
-  } catch (error) {
-    return { ms: performance.now() - started, error };
-  }
-}
 
 describe('caches with the server stopped', () => {
   let server: TestingServer;

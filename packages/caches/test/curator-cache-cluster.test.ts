@@ -3,9 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { filter, firstValueFrom } from 'rxjs';
 import { ConnectionState, isNoNode, isNodeExists, isNotEmpty } from '@zkrecipes/framework';
 import { TestingCluster, uniquePath, waitFor } from '@zkrecipes/testing';
+import { startClient } from '@zkrecipes/test-support';
 import { CuratorCache } from '../src/index.js';
 import { cacheTree, CacheLog, serverTree, waitForServerTree } from './curator-cache-helpers.js';
-import { startClient } from './helpers.js';
 
 describe('CuratorCache on a 3-server ensemble', () => {
   let cluster: TestingCluster;

@@ -9,6 +9,7 @@ import {
   type FrameworkClient,
 } from '@zkrecipes/framework';
 import { FaultProxy, killSession, TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { startClient } from '@zkrecipes/test-support';
 import { CuratorCache } from '../src/index.js';
 import {
   cacheTree,
@@ -17,7 +18,6 @@ import {
   settle,
   waitForServerTree,
 } from './curator-cache-helpers.js';
-import { startClient } from './helpers.js';
 
 function reach(client: FrameworkClient, state: ConnectionState): Promise<unknown> {
   return firstValueFrom(client.connectionStates.pipe(filter((s) => s === state)));

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FrameworkClient } from '@zkrecipes/framework';
 import { JavaPeer, TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { startClient } from '@zkrecipes/test-support';
 import { CuratorCache } from '../src/index.js';
 import { CacheLog, serverTree, waitForServerTree } from './curator-cache-helpers.js';
-import { startClient } from './helpers.js';
 
 // dist/test/*.test.js -> test/fixtures/*.java in the package's sources.
 const peerSource = new URL('../../test/fixtures/CuratorCachePeer.java', import.meta.url).pathname;

@@ -3,9 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { filter, firstValueFrom } from 'rxjs';
 import { ConnectionState, op, type FrameworkClient } from '@zkrecipes/framework';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { startClient } from '@zkrecipes/test-support';
 import { CuratorCache, curatorCacheListener } from '../src/index.js';
 import { CacheLog } from './curator-cache-helpers.js';
-import { startClient } from './helpers.js';
 
 /** Watches the server holds, all sessions (`wchs`). */
 async function watchCount(server: TestingServer): Promise<number> {

@@ -8,9 +8,9 @@ import {
   type FrameworkClient,
 } from '@zkrecipes/framework';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { startClient } from '@zkrecipes/test-support';
 import { CuratorCache, curatorCacheListener, type ChildData } from '../src/index.js';
 import { cacheTree, CacheLog, serverTree, settle } from './curator-cache-helpers.js';
-import { startClient } from './helpers.js';
 
 async function initialized(cache: CuratorCache): Promise<void> {
   await firstValueFrom(cache.initialized.pipe(filter(Boolean)));

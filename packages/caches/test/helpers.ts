@@ -1,31 +1,7 @@
-// Shared by the caches tests: clients with short timeouts and quiet logs, and event recorders.
-import {
-  createFramework,
-  RetryNTimes,
-  silentLogger,
-  type FrameworkClient,
-  type FrameworkOptions,
-} from '@zkrecipes/framework';
+// Shared by the caches tests: event recorders and views of the cache and of the server.
+import type { FrameworkClient } from '@zkrecipes/framework';
 import { waitFor } from '@zkrecipes/testing';
 import type { PathChildrenCache, PathChildrenCacheEvent } from '../src/index.js';
-
-/** A started client with a short session and a retry policy that rides out a restart. */
-export async function startClient(
-  connectString: string,
-  options: Partial<FrameworkOptions> = {},
-): Promise<FrameworkClient> {
-  const client = createFramework({
-    connectString,
-    sessionTimeoutMs: 4000,
-    connectionTimeoutMs: 10_000,
-    retryPolicy: new RetryNTimes({ n: 20, sleepBetweenRetriesMs: 100 }),
-    logger: silentLogger,
-    ...options,
-  });
-  await client.start();
-  await client.blockUntilConnected({ timeoutMs: 10_000 });
-  return client;
-}
 
 /** Records a cache's events as `TYPE name` strings (name = last path segment). */
 export class EventLog {

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FrameworkClient } from '@zkrecipes/framework';
 import { JavaPeer, TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { startClient } from '@zkrecipes/test-support';
 import { NodeCache, PathChildrenCache, StartMode } from '../src/index.js';
-import { cachedView, EventLog, startClient } from './helpers.js';
+import { cachedView, EventLog } from './helpers.js';
 
 // dist/test/interop.test.js -> test/fixtures/*.java in the package's sources.
 const peerSource = new URL('../../test/fixtures/CuratorCachePeer.java', import.meta.url).pathname;

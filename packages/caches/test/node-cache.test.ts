@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { firstValueFrom } from 'rxjs';
 import type { FrameworkClient } from '@zkrecipes/framework';
 import { FaultProxy, killSession, TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { startClient } from '@zkrecipes/test-support';
 import { NodeCache, RecipeState, type ChildData, type RecipeError } from '../src/index.js';
-import { startClient } from './helpers.js';
 
 /** Records a NodeCache's listener calls as data strings ('-' for "no node"). */
 function record(cache: NodeCache): string[] {

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isNoNode, isNodeExists, type FrameworkClient } from '@zkrecipes/framework';
 import { FaultProxy, killSession, TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { startClient } from '@zkrecipes/test-support';
 import { PathChildrenCache, StartMode } from '../src/index.js';
-import { EventLog, startClient } from './helpers.js';
+import { EventLog } from './helpers.js';
 
 /** `name=data@mzxid`, sorted: equal views mean equal names, data and versions. */
 function cacheState(cache: PathChildrenCache): string[] {

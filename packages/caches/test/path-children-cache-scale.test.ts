@@ -4,8 +4,9 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { op, type FrameworkClient, type Logger } from '@zkrecipes/framework';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { startClient } from '@zkrecipes/test-support';
 import { PathChildrenCache, StartMode } from '../src/index.js';
-import { EventLog, startClient } from './helpers.js';
+import { EventLog } from './helpers.js';
 
 // A real collection before each heap reading, so the figure is what the cache retains.
 setFlagsFromString('--expose-gc');

@@ -4,8 +4,9 @@ import { firstValueFrom } from 'rxjs';
 import { filter } from 'rxjs/operators';
 import { op, type FrameworkClient } from '@zkrecipes/framework';
 import { FaultProxy, TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { startClient } from '@zkrecipes/test-support';
 import { PathChildrenCache, RecipeState, StartMode, type RecipeError } from '../src/index.js';
-import { cachedView, EventLog, startClient } from './helpers.js';
+import { cachedView, EventLog } from './helpers.js';
 
 /** The paths the server holds data watches on (`wchp`), under `under`. */
 async function dataWatchedPaths(server: TestingServer, under: string): Promise<string[]> {

@@ -11,8 +11,8 @@ import {
   type WatchedEvent,
 } from '@zkrecipes/framework';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { startClient } from '@zkrecipes/test-support';
 import { PersistentWatcher } from '../src/index.js';
-import { startClient } from './helpers.js';
 
 /** Watches the server holds, all sessions (`wchs`). */
 async function watchCount(server: TestingServer): Promise<number> {

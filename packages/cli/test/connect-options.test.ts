@@ -5,8 +5,9 @@ import { once } from 'node:events';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { TestingServer, uniquePath } from '@zkrecipes/testing';
+import { closeAll, connectedClient } from '@zkrecipes/test-support';
 import { sessionTimeoutFor } from '../src/connect.js';
-import { closeAll, connectedClient, runCli } from './helpers.js';
+import { runCli } from './helpers.js';
 
 describe('zkrecipes connection options', () => {
   let server: TestingServer;

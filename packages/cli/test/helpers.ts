@@ -1,13 +1,8 @@
-// Shared test helpers: the built CLI run as a subprocess (as an operator runs it), and quiet
-// connected clients for the live recipes it inspects.
+// Shared test helpers: the built CLI run as a subprocess (as an operator runs it), and what it
+// prints about the clients of the live recipes it inspects.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import {
-  createFramework,
-  RetryNTimes,
-  silentLogger,
-  type FrameworkClient,
-} from '@zkrecipes/framework';
+import type { FrameworkClient } from '@zkrecipes/framework';
 import { timing, type TestingServer } from '@zkrecipes/testing';
 
 /** dist/test/helpers.js -> bin/zkrecipes.js: the binary exactly as npm links it. */
@@ -74,25 +69,6 @@ export function startCli(args: readonly string[]): { child: ChildProcess; lines:
     lines.push(...parts);
   });
   return { child, lines };
-}
-
-/** A started, connected client with a quick retry policy and no log output. */
-export async function connectedClient(server: TestingServer): Promise<FrameworkClient> {
-  const client = createFramework({
-    connectString: server.connectString,
-    sessionTimeoutMs: 30_000,
-    connectionTimeoutMs: 10_000,
-    retryPolicy: new RetryNTimes({ n: 5, sleepBetweenRetriesMs: 50 }),
-    logger: silentLogger,
-  });
-  await client.start();
-  assert.equal(await client.blockUntilConnected({ timeoutMs: timing.ms(10_000) }), true);
-  return client;
-}
-
-/** Closes every client, ignoring failures (teardown). */
-export async function closeAll(clients: readonly FrameworkClient[]): Promise<void> {
-  await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
 }
 
 /** The session id of a connected client as the CLI prints it. */

@@ -10,7 +10,8 @@ import {
   InterProcessSemaphoreV2,
 } from '@zkrecipes/locks';
 import { freePort, TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
-import { closeAll, connectedClient, inspectJson, runCli, sessionOf } from './helpers.js';
+import { closeAll, connectedClient } from '@zkrecipes/test-support';
+import { inspectJson, runCli, sessionOf } from './helpers.js';
 
 interface Node {
   name: string;

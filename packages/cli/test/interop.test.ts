@@ -5,7 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import type { FrameworkClient } from '@zkrecipes/framework';
 import { InterProcessMutex } from '@zkrecipes/locks';
 import { JavaPeer, TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
-import { closeAll, connectedClient, inspectJson, sessionOf } from './helpers.js';
+import { closeAll, connectedClient } from '@zkrecipes/test-support';
+import { inspectJson, sessionOf } from './helpers.js';
 
 // dist/test/interop.test.js -> test/fixtures/*.java in the package's sources.
 const peerSource = new URL('../../test/fixtures/CuratorCliPeer.java', import.meta.url).pathname;

@@ -6,7 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import type { FrameworkClient } from '@zkrecipes/framework';
 import { GroupMember } from '@zkrecipes/group';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
-import { closeAll, connectedClient, inspectJson, startCli } from './helpers.js';
+import { closeAll, connectedClient } from '@zkrecipes/test-support';
+import { inspectJson, startCli } from './helpers.js';
 
 interface GroupView {
   kind: string;

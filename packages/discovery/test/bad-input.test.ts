@@ -6,6 +6,7 @@ import {
   type FrameworkClient,
 } from '@zkrecipes/framework';
 import { TestingServer, uniquePath } from '@zkrecipes/testing';
+import { startClient } from '@zkrecipes/test-support';
 import {
   createServiceInstance,
   JsonInstanceSerializer,
@@ -14,7 +15,6 @@ import {
   type ServiceInstance,
   type ServiceInstanceOptions,
 } from '../src/index.js';
-import { startClient } from './helpers.js';
 
 const invalid = (options: unknown): (() => unknown) => {
   return () => createServiceInstance(options as ServiceInstanceOptions);

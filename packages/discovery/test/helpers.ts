@@ -1,30 +1,5 @@
-// Shared by the discovery tests: clients with short timeouts and quiet logs, the Java peer.
-import {
-  createFramework,
-  RetryNTimes,
-  silentLogger,
-  type FrameworkClient,
-  type FrameworkOptions,
-} from '@zkrecipes/framework';
+// Shared by the discovery tests: the Java peer running Curator's discovery, and its answers.
 import { JavaPeer } from '@zkrecipes/testing';
-
-/** A started, connected client with a short session and a retry policy that rides out a restart. */
-export async function startClient(
-  connectString: string,
-  options: Partial<FrameworkOptions> = {},
-): Promise<FrameworkClient> {
-  const client = createFramework({
-    connectString,
-    sessionTimeoutMs: 4000,
-    connectionTimeoutMs: 10_000,
-    retryPolicy: new RetryNTimes({ n: 20, sleepBetweenRetriesMs: 100 }),
-    logger: silentLogger,
-    ...options,
-  });
-  await client.start();
-  await client.blockUntilConnected({ timeoutMs: 10_000 });
-  return client;
-}
 
 /** curator-x-discovery and what it needs beyond Curator's client (its jar's manifest). */
 export const DISCOVERY_JARS = [

@@ -11,6 +11,7 @@ import {
   waitFor,
   type JavaPeer,
 } from '@zkrecipes/testing';
+import { startClient } from '@zkrecipes/test-support';
 import {
   buildUri,
   createServiceInstance,
@@ -20,7 +21,7 @@ import {
   type ServiceInstanceOptions,
 } from '../src/index.js';
 import { writeJson, type JsonValue } from '../src/jackson-json.js';
-import { b64, bytesFromOk, fromOk, startClient, startDiscoveryPeer } from './helpers.js';
+import { b64, bytesFromOk, fromOk, startDiscoveryPeer } from './helpers.js';
 
 /** Every field as the peer's `describe` lists them (Java nulls as null). */
 function describeOurs(instance: ServiceInstance): unknown {

@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { ClosedError, OperationTimeoutError, type FrameworkClient } from '@zkrecipes/framework';
 import { OWN_NODE_ANSWER_WAIT_MS } from '@zkrecipes/framework/recipe-support';
 import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
+import { startClient } from '@zkrecipes/test-support';
 import { createServiceInstance, ServiceDiscovery, type ServiceInstance } from '../src/index.js';
-import { startClient } from './helpers.js';
 
 /** How long `promise` takes to settle, and how (resolved value or rejection). */
 async function settle<T>(promise: Promise<T>): Promise<{ ms: number; value?: T; error?: unknown }> {

@@ -4,8 +4,8 @@ import { firstValueFrom } from 'rxjs';
 import { filter } from 'rxjs/operators';
 import { IllegalStateError, ClosedError, type FrameworkClient } from '@zkrecipes/framework';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { startClient } from '@zkrecipes/test-support';
 import { createServiceInstance, JsonInstanceSerializer, ServiceDiscovery } from '../src/index.js';
-import { startClient } from './helpers.js';
 
 describe('ServiceDiscovery', () => {
   let server: TestingServer;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FrameworkClient } from '@zkrecipes/framework';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { startClient } from '@zkrecipes/test-support';
 import {
   createServiceInstance,
   JsonInstanceSerializer,
@@ -12,7 +13,6 @@ import {
   type ServiceInstance,
 } from '../src/index.js';
 import { DownInstances } from '../src/down-instance-policy.js';
-import { startClient } from './helpers.js';
 
 const instances: ServiceInstance[] = ['a', 'b', 'c'].map((id) =>
   createServiceInstance({ name: 'svc', id, address: 'h' }),

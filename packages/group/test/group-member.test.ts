@@ -18,8 +18,8 @@ import {
   uniquePath,
   waitFor,
 } from '@zkrecipes/testing';
+import { startClient } from '@zkrecipes/test-support';
 import { GroupMember, type GroupMembers } from '../src/index.js';
-import { startClient } from './helpers.js';
 
 // dist/test/group-member.test.js -> dist/test/fixtures/member-process.js
 const memberProcess = new URL('./fixtures/member-process.js', import.meta.url).pathname;

@@ -2,13 +2,7 @@
 // close could not delete in the outage is gone once the server is back.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  ClosedError,
-  createFramework,
-  RetryNTimes,
-  silentLogger,
-  type FrameworkClient,
-} from '@zkrecipes/framework';
+import { ClosedError, RetryNTimes, type FrameworkClient } from '@zkrecipes/framework';
 import {
   FaultProxy,
   freePort,
@@ -17,29 +11,17 @@ import {
   uniquePath,
   waitFor,
 } from '@zkrecipes/testing';
+import { elapsedMs, startClient, startedClient } from '@zkrecipes/test-support';
 import { GroupMember, PersistentNode } from '../src/index.js';
-import { startClient } from './helpers.js';
 
 const SESSION_MS = 4000;
 
-/** How long `fn` took to settle, in ms (its rejection is passed on). */
-async function elapsedMs(fn: () => Promise<unknown>): Promise<number> {
-  const startedAt = performance.now();
-  await fn();
-  return performance.now() - startedAt;
-}
-
 /** A started client that is not waited for (nothing may answer at `connectString`). */
-async function clientOf(connectString: string): Promise<FrameworkClient> {
-  const client = createFramework({
-    connectString,
+function clientOf(connectString: string): Promise<FrameworkClient> {
+  return startedClient(connectString, {
     sessionTimeoutMs: SESSION_MS,
-    connectionTimeoutMs: 10_000,
     retryPolicy: new RetryNTimes({ n: 20, sleepBetweenRetriesMs: 100 }),
-    logger: silentLogger,
   });
-  await client.start();
-  return client;
 }
 
 /**

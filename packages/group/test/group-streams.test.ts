@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CreateMode, type FrameworkClient } from '@zkrecipes/framework';
 import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
+import { startClient } from '@zkrecipes/test-support';
 import { GroupMember, PersistentNode, type GroupMembers } from '../src/index.js';
-import { startClient } from './helpers.js';
 
 /** `id=payload` strings, sorted. */
 function view(members: GroupMembers): string {

@@ -5,8 +5,8 @@ import { filter } from 'rxjs/operators';
 import type { FrameworkClient } from '@zkrecipes/framework';
 import { PathChildrenCache, StartMode } from '@zkrecipes/caches';
 import { JavaPeer, TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { startClient } from '@zkrecipes/test-support';
 import { GroupMember, PersistentNode } from '../src/index.js';
-import { startClient } from './helpers.js';
 
 // dist/test/interop.test.js -> test/fixtures/*.java in the package's sources.
 const peerSource = new URL('../../test/fixtures/CuratorGroupPeer.java', import.meta.url).pathname;

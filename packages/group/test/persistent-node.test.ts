@@ -14,8 +14,9 @@ import {
   uniquePath,
   waitFor,
 } from '@zkrecipes/testing';
+import { startClient } from '@zkrecipes/test-support';
 import { PersistentNode } from '../src/index.js';
-import { hex, startClient } from './helpers.js';
+import { hex } from './helpers.js';
 
 /** Whose ephemeral the node is (0x0 for a persistent node), or 'missing'. */
 async function ownerOf(client: FrameworkClient, path: string): Promise<string> {

@@ -11,8 +11,8 @@ import {
 } from '@zkrecipes/framework';
 import { PathChildrenCache, RecipeState, StartMode } from '@zkrecipes/caches';
 import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
+import { startClient } from '@zkrecipes/test-support';
 import { PersistentTtlNode } from '../src/index.js';
-import { startClient } from './helpers.js';
 
 const TTL_MS = 400;
 

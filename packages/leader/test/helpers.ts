@@ -1,46 +1,6 @@
-// Shared test helpers: clients, the overlap witness, and a deferred for hand-made waits.
-import assert from 'node:assert/strict';
-import {
-  createFramework,
-  RetryNTimes,
-  silentLogger,
-  type ErrorPolicy,
-  type FrameworkClient,
-} from '@zkrecipes/framework';
-import { timing, type TestingServer } from '@zkrecipes/testing';
+// Shared test helpers: the overlap witness, contenders, and a deferred for hand-made waits.
+import type { FrameworkClient } from '@zkrecipes/framework';
 import { LeaderSelector } from '../src/leader-selector.js';
-
-/** Options of {@link connectedClient}. */
-export interface ClientOptions {
-  readonly connectString?: string;
-  readonly sessionTimeoutMs?: number;
-  readonly errorPolicy?: ErrorPolicy;
-  readonly sessionExpirationPercent?: number;
-}
-
-/** A started, connected client with a quick retry policy and no log output. */
-export async function connectedClient(
-  server: Pick<TestingServer, 'connectString'>,
-  options: ClientOptions = {},
-): Promise<FrameworkClient> {
-  const client = createFramework({
-    connectString: options.connectString ?? server.connectString,
-    sessionTimeoutMs: options.sessionTimeoutMs ?? 30_000,
-    connectionTimeoutMs: 10_000,
-    errorPolicy: options.errorPolicy ?? 'standard',
-    sessionExpirationPercent: options.sessionExpirationPercent ?? 100,
-    retryPolicy: new RetryNTimes({ n: 5, sleepBetweenRetriesMs: 50 }),
-    logger: silentLogger,
-  });
-  await client.start();
-  assert.equal(await client.blockUntilConnected({ timeoutMs: timing.ms(10_000) }), true);
-  return client;
-}
-
-/** Closes every client, ignoring failures (teardown). */
-export async function closeAll(closables: readonly { close(): Promise<unknown> }[]): Promise<void> {
-  await Promise.all(closables.map((closable) => closable.close().catch(() => undefined)));
-}
 
 /**
  * The invariant checker of the election tests: at most one leader at any instant. Leaders
@@ -81,12 +41,6 @@ export function aborted(signal: AbortSignal): Promise<unknown> {
     if (signal.aborted) resolve(signal.reason);
     else signal.addEventListener('abort', () => resolve(signal.reason), { once: true });
   });
-}
-
-/** Nearest-rank percentile of `samples` (peer-bench's rule), in ms. */
-export function percentile(samples: readonly number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
 /** A participant whose takeLeadership holds until released (or aborted). */

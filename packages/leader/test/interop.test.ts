@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FrameworkClient } from '@zkrecipes/framework';
 import { JavaPeer, TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { closeAll, connectedClient } from '@zkrecipes/test-support';
 import { LeaderLatch } from '../src/leader-latch.js';
 import { LeaderSelector } from '../src/leader-selector.js';
-import { closeAll, connectedClient, deferred } from './helpers.js';
+import { deferred } from './helpers.js';
 
 // dist/test/interop.test.js -> test/fixtures/*.java in the package's sources.
 const peerSource = new URL('../../test/fixtures/CuratorLeaderPeer.java', import.meta.url).pathname;

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ConnectionState, type FrameworkClient } from '@zkrecipes/framework';
 import { TestingCluster, uniquePath, waitFor } from '@zkrecipes/testing';
-import { closeAll, connectedClient, contender, ids, LeaderWitness } from './helpers.js';
+import { closeAll, connectedClient } from '@zkrecipes/test-support';
+import { contender, ids, LeaderWitness } from './helpers.js';
 
 describe('LeaderSelector on a 3-server ensemble', () => {
   let cluster: TestingCluster;

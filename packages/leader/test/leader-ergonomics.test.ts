@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FrameworkClient } from '@zkrecipes/framework';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { closeAll, connectedClient } from '@zkrecipes/test-support';
 import { LeaderLatch } from '../src/leader-latch.js';
 import { LeaderSelector } from '../src/leader-selector.js';
-import { closeAll, connectedClient } from './helpers.js';
 
 describe('LeaderLatch and LeaderSelector: streams and Curator names', () => {
   let server: TestingServer;

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ConnectionState, type FrameworkClient } from '@zkrecipes/framework';
 import { FaultProxy, killSession, TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { closeAll, connectedClient } from '@zkrecipes/test-support';
 import { LeaderLatch } from '../src/leader-latch.js';
-import { closeAll, connectedClient } from './helpers.js';
 
 async function started(client: FrameworkClient, path: string, id: string): Promise<LeaderLatch> {
   const latch = new LeaderLatch(client, path, { id });

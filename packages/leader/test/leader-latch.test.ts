@@ -8,9 +8,10 @@ import {
   type FrameworkClient,
 } from '@zkrecipes/framework';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { closeAll, connectedClient } from '@zkrecipes/test-support';
 import { LeaderLatch } from '../src/leader-latch.js';
 import { LeaderSelector } from '../src/leader-selector.js';
-import { aborted, closeAll, connectedClient } from './helpers.js';
+import { aborted } from './helpers.js';
 
 async function started(
   client: FrameworkClient,

@@ -2,14 +2,7 @@
 // close could not delete in the outage is gone once the server is back.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  ClosedError,
-  createFramework,
-  isNoNode,
-  RetryNTimes,
-  silentLogger,
-  type FrameworkClient,
-} from '@zkrecipes/framework';
+import { ClosedError, isNoNode, type FrameworkClient } from '@zkrecipes/framework';
 import {
   FaultProxy,
   freePort,
@@ -18,35 +11,17 @@ import {
   uniquePath,
   waitFor,
 } from '@zkrecipes/testing';
+import { closeAll, connectedClient, elapsedMs, startedClient } from '@zkrecipes/test-support';
 import { LeaderLatch } from '../src/leader-latch.js';
 import { LeaderSelector } from '../src/leader-selector.js';
-import { closeAll, connectedClient, contender, LeaderWitness } from './helpers.js';
+import { contender, LeaderWitness } from './helpers.js';
 
 const SESSION_MS = 4000;
 
-/** How long `fn` took to settle, in ms (its rejection is passed on). */
-async function elapsedMs(fn: () => Promise<unknown>): Promise<number> {
-  const startedAt = performance.now();
-  await fn();
-  return performance.now() - startedAt;
-}
-
-/** A started client that never connects (nothing answers at `connectString`). */
-async function unconnectedClient(connectString: string): Promise<FrameworkClient> {
-  const client = createFramework({
-    connectString,
-    sessionTimeoutMs: SESSION_MS,
-    connectionTimeoutMs: 10_000,
-    retryPolicy: new RetryNTimes({ n: 5, sleepBetweenRetriesMs: 50 }),
-    logger: silentLogger,
-  });
-  await client.start();
-  return client;
-}
-
 /** close() right after start(): a latch, a selector (leading or not, never connected). */
 async function assertPromptCloseAfterStart(connectString: string, label: string): Promise<void> {
-  const client = await unconnectedClient(connectString);
+  // Never connects: nothing answers at `connectString`.
+  const client = await startedClient(connectString, { sessionTimeoutMs: SESSION_MS });
   try {
     const latch = new LeaderLatch(client, uniquePath('outage-latch'));
     const selector = new LeaderSelector(client, uniquePath('outage-selector'), () => undefined);

@@ -17,9 +17,10 @@ import {
   uniquePath,
   waitFor,
 } from '@zkrecipes/testing';
+import { closeAll, connectedClient } from '@zkrecipes/test-support';
 import { LeaderSelector } from '../src/leader-selector.js';
 import type { Leadership } from '../src/leadership.js';
-import { aborted, closeAll, connectedClient, contender, ids, LeaderWitness } from './helpers.js';
+import { aborted, contender, ids, LeaderWitness } from './helpers.js';
 
 // dist/test/*.test.js -> dist/test/fixtures/leader-process.js
 const leaderProcess = new URL('./fixtures/leader-process.js', import.meta.url).pathname;

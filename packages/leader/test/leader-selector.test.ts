@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { firstValueFrom, filter, toArray } from 'rxjs';
 import { IllegalStateError, isClosed, type FrameworkClient } from '@zkrecipes/framework';
+import { closeAll, connectedClient, percentile } from '@zkrecipes/test-support';
 import { LeaderLatch } from '../src/leader-latch.js';
 import { LeaderSelector } from '../src/leader-selector.js';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
-import { closeAll, connectedClient, contender, ids, LeaderWitness, percentile } from './helpers.js';
+import { contender, ids, LeaderWitness } from './helpers.js';
 
 describe('LeaderSelector', () => {
   let server: TestingServer;

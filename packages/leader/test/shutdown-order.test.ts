@@ -6,8 +6,8 @@ import type { FrameworkClient } from '@zkrecipes/framework';
 import { GroupMember } from '@zkrecipes/group';
 import { InterProcessMutex } from '@zkrecipes/locks';
 import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
+import { closeAll, connectedClient } from '@zkrecipes/test-support';
 import { LeaderLatch } from '../src/leader-latch.js';
-import { closeAll, connectedClient } from './helpers.js';
 
 const SESSION_MS = 4000;
 

@@ -1,47 +1,8 @@
-// Shared test helpers: clients, an overlap witness, a round-trip counter and the server's
-// watch and packet counters.
+// Shared test helpers: an overlap witness, a round-trip counter and the server's watch and
+// packet counters.
 import assert from 'node:assert/strict';
-import {
-  createFramework,
-  RetryNTimes,
-  silentLogger,
-  type ErrorPolicy,
-  type FrameworkClient,
-} from '@zkrecipes/framework';
-import { mntr, sessionIdHex, timing, type TestingServer } from '@zkrecipes/testing';
-
-/** Options of {@link connectedClient}. */
-export interface ClientOptions {
-  readonly connectString?: string;
-  readonly sessionTimeoutMs?: number;
-  readonly errorPolicy?: ErrorPolicy;
-  readonly sessionExpirationPercent?: number;
-  readonly retries?: number;
-}
-
-/** A started, connected client with a quick retry policy and no log output. */
-export async function connectedClient(
-  server: TestingServer,
-  options: ClientOptions = {},
-): Promise<FrameworkClient> {
-  const client = createFramework({
-    connectString: options.connectString ?? server.connectString,
-    sessionTimeoutMs: options.sessionTimeoutMs ?? 30_000,
-    connectionTimeoutMs: 10_000,
-    errorPolicy: options.errorPolicy ?? 'standard',
-    sessionExpirationPercent: options.sessionExpirationPercent ?? 100,
-    retryPolicy: new RetryNTimes({ n: options.retries ?? 5, sleepBetweenRetriesMs: 50 }),
-    logger: silentLogger,
-  });
-  await client.start();
-  assert.equal(await client.blockUntilConnected({ timeoutMs: timing.ms(10_000) }), true);
-  return client;
-}
-
-/** Closes every client, ignoring failures (teardown). */
-export async function closeAll(clients: readonly FrameworkClient[]): Promise<void> {
-  await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
-}
+import type { FrameworkClient } from '@zkrecipes/framework';
+import { mntr, sessionIdHex, type TestingServer } from '@zkrecipes/testing';
 
 /**
  * The in-process invariant checker of the fault tests: fails on two holders at once and on a

@@ -4,13 +4,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FrameworkClient } from '@zkrecipes/framework';
 import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
+import { closeAll, connectedClient } from '@zkrecipes/test-support';
 import {
   IllegalMonitorStateError,
   InterProcessMutex,
   InterProcessReadWriteLock,
   runInFlow,
 } from '../src/index.js';
-import { closeAll, connectedClient } from './helpers.js';
 
 describe('lock holds', () => {
   let server: TestingServer;

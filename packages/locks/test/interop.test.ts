@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FrameworkClient } from '@zkrecipes/framework';
 import { compileJavaPeer, JavaPeer, TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { closeAll, connectedClient } from '@zkrecipes/test-support';
 import {
   InterProcessMutex,
   InterProcessReadWriteLock,
@@ -15,7 +16,7 @@ import {
   runInFlow,
   sortParticipants,
 } from '../src/index.js';
-import { closeAll, connectedClient, OverlapWitness, watchersOf } from './helpers.js';
+import { OverlapWitness, watchersOf } from './helpers.js';
 
 // dist/test/interop.test.js -> test/fixtures/*.java in the package's sources.
 const peerSource = new URL('../../test/fixtures/CuratorLockPeer.java', import.meta.url).pathname;

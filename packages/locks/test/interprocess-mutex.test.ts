@@ -10,20 +10,14 @@ import {
   type UnhandledError,
 } from '@zkrecipes/framework';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { closeAll, connectedClient } from '@zkrecipes/test-support';
 import {
   IllegalMonitorStateError,
   InterProcessMutex,
   InterProcessReadWriteLock,
   InterProcessSemaphoreV2,
 } from '../src/index.js';
-import {
-  closeAll,
-  connectedClient,
-  packetsReceived,
-  tracingClient,
-  watchedPaths,
-  watchersOf,
-} from './helpers.js';
+import { packetsReceived, tracingClient, watchedPaths, watchersOf } from './helpers.js';
 
 const LOCK_NODE = /^_c_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-lock-\d{10}$/;
 

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FrameworkClient } from '@zkrecipes/framework';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { closeAll, connectedClient } from '@zkrecipes/test-support';
 import { IllegalMonitorStateError, InterProcessReadWriteLock, runInFlow } from '../src/index.js';
-import { closeAll, connectedClient, watchersOf } from './helpers.js';
+import { watchersOf } from './helpers.js';
 
 const READ_NODE = /^_c_[0-9a-f-]{36}-__READ__\d{10}$/;
 const WRITE_NODE = /^_c_[0-9a-f-]{36}-__WRIT__\d{10}$/;

@@ -3,6 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { InvalidArgumentError, joinPath, type FrameworkClient } from '@zkrecipes/framework';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { closeAll, connectedClient } from '@zkrecipes/test-support';
 import {
   IllegalMonitorStateError,
   InterProcessMultiLock,
@@ -12,7 +13,7 @@ import {
   runInFlow,
   type InterProcessLock,
 } from '../src/index.js';
-import { closeAll, connectedClient, tracingClient, watchedPaths } from './helpers.js';
+import { tracingClient, watchedPaths } from './helpers.js';
 
 const LEASE_NODE = /^_c_[0-9a-f-]{36}-lease-\d{10}$/;
 

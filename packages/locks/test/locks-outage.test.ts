@@ -8,35 +8,29 @@ import { ClosedError, type FrameworkClient } from '@zkrecipes/framework';
 import { OWN_NODE_ANSWER_WAIT_MS } from '@zkrecipes/framework/recipe-support';
 import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
 import {
+  closeAll,
+  connectedClient,
+  isTimeoutError,
+  timed,
+  type Timed,
+} from '@zkrecipes/test-support';
+import {
   InterProcessMultiLock,
   InterProcessMutex,
   InterProcessReadWriteLock,
   InterProcessSemaphoreMutex,
   InterProcessSemaphoreV2,
 } from '../src/index.js';
-import { closeAll, connectedClient, tracingClient } from './helpers.js';
-
-type Outcome<T> = { readonly ms: number } & ({ value: T } | { error: unknown });
-
-/** How the call `start` makes settled, and how many milliseconds it took from the call. */
-async function timed<T>(start: () => Promise<T>): Promise<Outcome<T>> {
-  const startMs = performance.now();
-  try {
-    const value = await start();
-    return { ms: performance.now() - startMs, value };
-  } catch (error) {
-    return { ms: performance.now() - startMs, error };
-  }
-}
+import { tracingClient } from './helpers.js';
 
 /** The value `outcome` resolved with (fails the test when it rejected). */
-function resolved<T>(outcome: Outcome<T>): T {
+function resolved<T>(outcome: Timed<T>): T {
   if (!('value' in outcome)) assert.fail(`rejected: ${inspect(outcome.error)}`);
-  return outcome.value;
+  return outcome.value as T;
 }
 
 /** The error `outcome` rejected with (fails the test when it resolved). */
-function rejected(outcome: Outcome<unknown>): unknown {
+function rejected(outcome: Timed): unknown {
   if (!('error' in outcome)) assert.fail(`resolved: ${inspect(outcome.value)}`);
   return outcome.error;
 }
@@ -56,10 +50,6 @@ function assertBetween(
     ms >= lowMs - earlyMs && ms < timing.ms(highMs),
     `${what} took ${ms.toFixed(1)} ms (${lowMs}-${highMs})`,
   );
-}
-
-function isTimeoutError(error: unknown): boolean {
-  return error instanceof DOMException && error.name === 'TimeoutError';
 }
 
 describe('locks while ZooKeeper is unreachable', () => {
@@ -147,11 +137,11 @@ describe('locks while ZooKeeper is unreachable', () => {
         () => multi.acquire(0),
       ];
       for (const [index, start] of tries.entries()) {
-        const outcome: Outcome<unknown> = await timed(start);
+        const outcome: Timed = await timed(start);
         assert.ok(!resolved(outcome), `try ${index}`);
         assert.ok(outcome.ms < 100, `try ${index} took ${outcome.ms} ms`);
       }
-      const waits: Outcome<unknown>[] = await Promise.all([
+      const waits: Timed[] = await Promise.all([
         timed(() => rw.readLock().acquire(1500)),
         timed(() => rw.writeLock().acquire(1500)),
         timed(() => semaphore.acquire(2, 1500)),

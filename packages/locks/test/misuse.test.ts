@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { InvalidArgumentError, op, type FrameworkClient } from '@zkrecipes/framework';
 import { mntr, TestingServer, uniquePath } from '@zkrecipes/testing';
+import { connectedClient } from '@zkrecipes/test-support';
 import {
   InterProcessMultiLock,
   InterProcessMutex,
@@ -11,7 +12,6 @@ import {
   InterProcessSemaphoreMutex,
   InterProcessSemaphoreV2,
 } from '../src/index.js';
-import { connectedClient } from './helpers.js';
 
 const invalid = (error: unknown): boolean => error instanceof InvalidArgumentError;
 const notClients: unknown[] = [null, undefined, {}, 'client', 42];

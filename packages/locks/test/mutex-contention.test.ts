@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { killSession, TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { closeAll, connectedClient } from '@zkrecipes/test-support';
 import { InterProcessMutex } from '../src/index.js';
-import { closeAll, connectedClient, OverlapWitness, watchersOf } from './helpers.js';
+import { OverlapWitness, watchersOf } from './helpers.js';
 
 describe('InterProcessMutex under contention and session loss', () => {
   let server: TestingServer;

@@ -16,8 +16,8 @@ import {
   type FrameworkClient,
 } from '@zkrecipes/framework';
 import { FaultProxy, killSession, TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { closeAll, connectedClient } from '@zkrecipes/test-support';
 import { InterProcessMutex } from '../src/index.js';
-import { closeAll, connectedClient } from './helpers.js';
 
 const stallingHolder = fileURLToPath(new URL('./fixtures/stalling-holder.js', import.meta.url));
 

@@ -5,8 +5,9 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import type { FrameworkClient } from '@zkrecipes/framework';
 import { TestingServer, uniquePath } from '@zkrecipes/testing';
+import { closeAll, connectedClient } from '@zkrecipes/test-support';
 import { IllegalMonitorStateError, InterProcessMutex, runInFlow } from '../src/index.js';
-import { closeAll, connectedClient, OverlapWitness, tracingClient } from './helpers.js';
+import { OverlapWitness, tracingClient } from './helpers.js';
 
 describe('InterProcessMutex reentrancy', () => {
   let server: TestingServer;

@@ -6,8 +6,8 @@ import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { FrameworkClient } from '@zkrecipes/framework';
 import { compileJavaPeer, JavaPeer, TestingServer, timing, uniquePath } from '@zkrecipes/testing';
+import { connectedClient } from '@zkrecipes/test-support';
 import { InterProcessMutex, Revoker } from '../src/index.js';
-import { connectedClient } from './helpers.js';
 
 // dist/test/*.test.js -> test/fixtures/*.java in the package's sources.
 const peerSource = new URL('../../test/fixtures/CuratorLockPeer.java', import.meta.url).pathname;

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ConnectionState, type FrameworkClient, isInvalidArgument } from '@zkrecipes/framework';
 import { FaultProxy, TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
+import { closeAll, connectedClient } from '@zkrecipes/test-support';
 import { InterProcessMutex, REVOKE_MESSAGE, Revoker } from '../src/index.js';
-import { closeAll, connectedClient } from './helpers.js';
 
 describe('Revoker and InterProcessMutex.makeRevocable', () => {
   let server: TestingServer;

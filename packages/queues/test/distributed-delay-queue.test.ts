@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isInvalidArgument, type FrameworkClient } from '@zkrecipes/framework';
 import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
+import { connect } from '@zkrecipes/test-support';
 import { DistributedDelayQueue, jsonSerializer } from '../src/index.js';
 import { delayPrefix } from '../src/delay-order.js';
-import { connect } from './connect.js';
 
 /** An item and the epoch time it was consumed at. */
 interface Consumed {

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isIllegalState, isInvalidArgument, type FrameworkClient } from '@zkrecipes/framework';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { connect } from '@zkrecipes/test-support';
 import { DistributedIdQueue, stringSerializer, type QueueEvent } from '../src/index.js';
-import { connect } from './connect.js';
 import { gate } from './gate.js';
 
 describe('DistributedIdQueue', () => {

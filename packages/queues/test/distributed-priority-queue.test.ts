@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isIllegalState, isInvalidArgument, type FrameworkClient } from '@zkrecipes/framework';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { connect } from '@zkrecipes/test-support';
 import { DistributedPriorityQueue, jsonSerializer, type QueueEvent } from '../src/index.js';
 import { priorityPrefix } from '../src/priority-order.js';
-import { connect } from './connect.js';
 import { gate } from './gate.js';
 
 describe('DistributedPriorityQueue', () => {

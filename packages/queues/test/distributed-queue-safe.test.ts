@@ -11,6 +11,7 @@ import {
   uniquePath,
   waitFor,
 } from '@zkrecipes/testing';
+import { connect } from '@zkrecipes/test-support';
 import {
   DistributedQueue,
   ErrorMode,
@@ -18,7 +19,6 @@ import {
   stringSerializer,
   type QueueEvent,
 } from '../src/index.js';
-import { connect } from './connect.js';
 
 const childScript = new URL('./fixtures/safe-consumer-process.js', import.meta.url).pathname;
 

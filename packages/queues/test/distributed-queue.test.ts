@@ -9,6 +9,7 @@ import {
   type FrameworkClient,
 } from '@zkrecipes/framework';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { connect } from '@zkrecipes/test-support';
 import {
   DistributedQueue,
   encodeEnvelope,
@@ -17,7 +18,6 @@ import {
   stringSerializer,
   type QueueEvent,
 } from '../src/index.js';
-import { connect } from './connect.js';
 
 /** Requests the server has received so far (all sessions), from `srvr`. */
 async function requestsReceived(server: TestingServer): Promise<number> {

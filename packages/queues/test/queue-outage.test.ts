@@ -2,9 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isClosed, type FrameworkClient } from '@zkrecipes/framework';
 import { FaultProxy, TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { assertBetween, connect, isTimeoutError, timed } from '@zkrecipes/test-support';
 import { DistributedQueue, PRESENCE_PREFIX, SimpleDistributedQueue } from '../src/index.js';
-import { connect } from './connect.js';
-import { assertBetween, isTimeoutError, timed } from './timed-call.js';
 
 describe('queues with the server unreachable', () => {
   let server: TestingServer;

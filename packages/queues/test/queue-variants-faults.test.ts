@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import type { FrameworkClient } from '@zkrecipes/framework';
 import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
+import { connect } from '@zkrecipes/test-support';
 import {
   DistributedDelayQueue,
   DistributedIdQueue,
@@ -11,7 +12,6 @@ import {
   PRESENCE_PREFIX,
   stringSerializer,
 } from '../src/index.js';
-import { connect } from './connect.js';
 
 const childScript = new URL('./fixtures/safe-consumer-process.js', import.meta.url).pathname;
 

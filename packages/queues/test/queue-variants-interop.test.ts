@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FrameworkClient } from '@zkrecipes/framework';
 import { JavaPeer, TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { connect } from '@zkrecipes/test-support';
 import {
   DistributedDelayQueue,
   DistributedIdQueue,
@@ -11,7 +12,6 @@ import {
 } from '../src/index.js';
 import { delayPrefix } from '../src/delay-order.js';
 import { priorityPrefix } from '../src/priority-order.js';
-import { connect } from './connect.js';
 
 // dist/test/*.test.js -> test/fixtures/*.java in the package's sources.
 const peerSource = new URL('../../test/fixtures/CuratorQueuePeer.java', import.meta.url).pathname;

@@ -2,14 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isClosed, type FrameworkClient } from '@zkrecipes/framework';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { assertBetween, connect, isTimeoutError, timed } from '@zkrecipes/test-support';
 import {
   DistributedDelayQueue,
   DistributedIdQueue,
   DistributedPriorityQueue,
   stringSerializer,
 } from '../src/index.js';
-import { connect } from './connect.js';
-import { assertBetween, isTimeoutError, timed } from './timed-call.js';
 
 /** Drains an iterator; resolves what it yielded once it ends. */
 async function drain(iterator: AsyncIterableIterator<string>): Promise<string[]> {

@@ -7,8 +7,8 @@ import {
   type FrameworkClient,
 } from '@zkrecipes/framework';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
+import { connect } from '@zkrecipes/test-support';
 import { NoSuchElementError, QueueFullError, SimpleDistributedQueue } from '../src/index.js';
-import { connect } from './connect.js';
 
 async function requestsReceived(server: TestingServer): Promise<number> {
   return Number(/Received: (\d+)/.exec(await server.fourLetter('srvr'))?.[1]);

@@ -8,7 +8,7 @@ import { RetryOneTime } from '../../src/retry/retry-one-time.js';
 import { silentLogger } from '../../src/logging/silent-logger.js';
 import { telemetryOf } from '../../src/recipe-support/telemetry-of.js';
 import { readinessHandler, type ReadinessResponse } from '../../src/telemetry/readiness-handler.js';
-import { OtelCapture } from './otel-capture.js';
+import { OtelCapture } from '@zkrecipes/test-support/otel-capture';
 
 function clientOf(server: TestingServer, options: Partial<FrameworkOptions> = {}): FrameworkClient {
   return createFramework({

@@ -1,0 +1,9 @@
+// Test helpers shared by the workspaces' tests. Private: never packed or published.
+export { closeAll } from './close-all.js';
+export { connect } from './connect.js';
+export { connectedClient } from './connected-client.js';
+export { percentile } from './percentile.js';
+export { startClient } from './start-client.js';
+export { startedClient, type ClientOptions, type ClientTarget } from './started-client.js';
+export { OtelCapture, type Point } from './telemetry/otel-capture.js';
+export { assertBetween, elapsedMs, isTimeoutError, timed, type Timed } from './timed-call.js';
