@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decodeMultiRead, encodeMultiRead } from '../../src/zk/multi-read-codec.js';
+import { decodeMultiRead, encodeMultiRead } from '@zkrecipes/wire';
 import { NzcReplyTap, type TappableConnectionManager } from '../../src/zk/nzc-reply-tap.js';
 
 /** A frame: length, then xid, zxid, err, then the body. */

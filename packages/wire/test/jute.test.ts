@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FrameDecoder } from '../src/wire/frame-decoder.js';
-import { JuteReader, JuteWriter } from '../src/wire/jute.js';
+import { FrameDecoder } from '../src/frame-decoder.js';
+import { JuteReader } from '../src/jute-reader.js';
+import { JuteWriter } from '../src/jute-writer.js';
 
 describe('JuteWriter and JuteReader', () => {
   it('round-trip ints, longs, bools, buffers, strings and nulls big-endian', () => {
