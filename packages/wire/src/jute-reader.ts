@@ -77,7 +77,7 @@ export class JuteReader {
   #need(bytes: number): void {
     if (this.remaining < bytes) {
       throw new Error(
-        `jute: need ${bytes} bytes at offset ${this.#offset}, have ${this.remaining}`,
+        `jute: cut short, need ${bytes} bytes at offset ${this.#offset}, have ${this.remaining}`,
       );
     }
   }

@@ -66,3 +66,18 @@ describe('FrameDecoder', () => {
     );
   });
 });
+
+describe('JuteWriter growth', () => {
+  it('grows past its size hint and leaves earlier views untouched', () => {
+    const writer = new JuteWriter(2).int(1);
+    const early = writer.toBuffer();
+    const big = Buffer.alloc(1000, 7);
+    writer.buffer(big).string('end');
+    assert.deepEqual([...early], [0, 0, 0, 1]);
+    const reader = new JuteReader(writer.toBuffer());
+    assert.equal(reader.int(), 1);
+    assert.deepEqual(reader.buffer(), big);
+    assert.equal(reader.string(), 'end');
+    assert.equal(writer.frame().readInt32BE(0), writer.length);
+  });
+});
