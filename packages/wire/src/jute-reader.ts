@@ -22,6 +22,7 @@ export class JuteReader {
     return this.#buffer.length - this.#offset;
   }
 
+  /** A 32-bit signed int, big-endian. */
   int(): number {
     this.#need(4);
     const value = this.#buffer.readInt32BE(this.#offset);
@@ -29,6 +30,7 @@ export class JuteReader {
     return value;
   }
 
+  /** A 64-bit signed long, big-endian. */
   long(): bigint {
     this.#need(8);
     const value = this.#buffer.readBigInt64BE(this.#offset);
@@ -36,6 +38,7 @@ export class JuteReader {
     return value;
   }
 
+  /** One byte; anything but 0 is true. */
   bool(): boolean {
     this.#need(1);
     return this.#buffer[this.#offset++] !== 0;

@@ -21,18 +21,21 @@ export class JuteWriter {
     return this.#offset - LENGTH_PREFIX_BYTES;
   }
 
+  /** A 32-bit signed int, big-endian. */
   int(value: number): this {
     this.#ensure(4);
     this.#offset = this.#buffer.writeInt32BE(value, this.#offset);
     return this;
   }
 
+  /** A 64-bit signed long, big-endian (a number is taken as an integer). */
   long(value: bigint | number): this {
     this.#ensure(8);
     this.#offset = this.#buffer.writeBigInt64BE(BigInt.asIntN(64, BigInt(value)), this.#offset);
     return this;
   }
 
+  /** One byte, 1 or 0. */
   bool(value: boolean): this {
     this.#ensure(1);
     this.#offset = this.#buffer.writeUInt8(value ? 1 : 0, this.#offset);
