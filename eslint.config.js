@@ -3,6 +3,37 @@
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// Only the facade may load node-zookeeper-client (DESIGN.md section 2): it patches nzc's
+// internals and checks its version at load, so a second importer would get an unpatched or
+// unchecked nzc. Static imports and re-exports are no-restricted-imports' job; `require()` (the
+// facade's own way in, through createRequire) and `import()` need no-restricted-syntax.
+const NZC_FACADE = ['packages/framework/src/zk/nzc-adapter.ts'];
+const NZC_MESSAGE =
+  'Only the facade (packages/framework/src/zk/nzc-adapter.ts) may load node-zookeeper-client; go through @zkrecipes/framework (DESIGN.md section 2).';
+// esquery regex: the package or any file in it, not a package whose name merely starts so.
+const NZC_SPECIFIER = '/^node-zookeeper-client(?![\\w-])/';
+const SYNTAX_RULES = [
+  {
+    selector: 'ExportAllDeclaration',
+    message: 'Use explicit named exports, not `export *`.',
+  },
+  {
+    selector: 'TSEnumDeclaration',
+    message: 'Use an `as const` object with a same-named type instead of an enum.',
+  },
+];
+const NZC_SYNTAX_RULES = [
+  {
+    selector: `CallExpression[callee.name='require'][arguments.0.value=${NZC_SPECIFIER}]`,
+    message: NZC_MESSAGE,
+  },
+  {
+    selector: `CallExpression[callee.callee.name='createRequire'][arguments.0.value=${NZC_SPECIFIER}]`,
+    message: NZC_MESSAGE,
+  },
+  { selector: `ImportExpression[source.value=${NZC_SPECIFIER}]`, message: NZC_MESSAGE },
+];
+
 export default tseslint.config(
   {
     ignores: ['**/dist/**', '**/node_modules/**', '**/*.tsbuildinfo'],
@@ -29,15 +60,12 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
-      'no-restricted-syntax': [
+      'no-restricted-syntax': ['error', ...SYNTAX_RULES, ...NZC_SYNTAX_RULES],
+      'no-restricted-imports': [
         'error',
         {
-          selector: 'ExportAllDeclaration',
-          message: 'Use explicit named exports, not `export *`.',
-        },
-        {
-          selector: 'TSEnumDeclaration',
-          message: 'Use an `as const` object with a same-named type instead of an enum.',
+          paths: [{ name: 'node-zookeeper-client', message: NZC_MESSAGE }],
+          patterns: [{ group: ['node-zookeeper-client/*'], message: NZC_MESSAGE }],
         },
       ],
     },
@@ -47,6 +75,13 @@ export default tseslint.config(
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: {
       globals: { process: 'readonly', console: 'readonly', URL: 'readonly' },
+    },
+  },
+  {
+    files: NZC_FACADE,
+    rules: {
+      'no-restricted-syntax': ['error', ...SYNTAX_RULES],
+      'no-restricted-imports': 'off',
     },
   },
 );

@@ -48,3 +48,23 @@ export async function packPackages(project: TempProject): Promise<Map<string, st
   assert.equal(packed.length, workspaces.length / 2, output);
   return new Map(packed.map(({ name, filename }) => [name, join(project.dir, filename)]));
 }
+
+/**
+ * `names` and every @zkrecipes package they depend on, directly or not (dependencies only:
+ * peers are the user's choice, dev dependencies never install): what the registry would bring
+ * along, so that a test can install it from the tarballs instead.
+ */
+export function withOurDependencies(names: readonly string[]): string[] {
+  const found = new Set<string>();
+  const visit = (name: string): void => {
+    if (found.has(name)) return;
+    found.add(name);
+    const folder = name.slice('@zkrecipes/'.length);
+    const manifest = readManifest(join(REPO_ROOT, 'packages', folder, 'package.json'));
+    for (const dependency of Object.keys(manifest.dependencies ?? {})) {
+      if (dependency.startsWith('@zkrecipes/')) visit(dependency);
+    }
+  };
+  for (const name of names) visit(name);
+  return [...found];
+}

@@ -14,7 +14,7 @@ import { LeaderLatch } from '@zkrecipes/leader';
 import { InterProcessMutex } from '@zkrecipes/locks';
 import { sessionIdHex, TestingServer, timing, waitFor } from '@zkrecipes/testing';
 import { codeBlocks, importsOf } from './markdown-blocks.js';
-import { packPackages, readManifest, REPO_ROOT, type Manifest } from './pack-packages.js';
+import { packPackages, REPO_ROOT, withOurDependencies, type Manifest } from './pack-packages.js';
 import { packageProblems } from './package-problems.js';
 import { pageCommands } from './page-commands.js';
 import { describeRecipePages } from './recipe-pages.js';
@@ -41,15 +41,21 @@ const EXAMPLE_TIMEOUT_MS = 30_000;
 /**
  * `npm install` arguments with our packages replaced by their tarballs, and everything else
  * (typescript, @types/node) by the copy this repository builds with: the same compiler, and no
- * network needed for it.
+ * network needed for it. Our packages' own @zkrecipes dependencies (@zkrecipes/wire under the
+ * framework) come along as tarballs too, where the registry would have supplied them.
  */
 function fromLocalSources(args: readonly string[], tarballs: ReadonlyMap<string, string>) {
-  return args.map((arg) => {
+  const named = args.filter((arg) => tarballs.has(arg));
+  const alongside = withOurDependencies(named)
+    .filter((name) => !named.includes(name))
+    .map((name) => tarballs.get(name)!);
+  const local = args.map((arg) => {
     if (arg.startsWith('-') || arg === 'install') return arg;
     const local = tarballs.get(arg) ?? join(REPO_ROOT, 'node_modules', arg);
     assert.ok(existsSync(local), `nothing local stands in for '${arg}'`);
     return local;
   });
+  return [...local, ...alongside];
 }
 
 describe('the published packages', () => {
@@ -91,7 +97,9 @@ describe('the published packages', () => {
       await project.must('npm', ['init', '-y']);
       const manifest = JSON.parse(project.read('package.json')) as Manifest;
       assert.notEqual(manifest.type, 'module', 'the point here is a CommonJS project');
-      const ours = ['@zkrecipes/framework', '@zkrecipes/locks'].map((name) => tarballs.get(name)!);
+      const ours = withOurDependencies(['@zkrecipes/framework', '@zkrecipes/locks']).map((name) =>
+        tarballs.get(name)!,
+      );
       await project.must('npm', ['install', ...NPM_INSTALL_FLAGS, ...ours]);
       // Exits non-zero on a missing or invalid dependency, peers included.
       await project.must('npm', ['ls', '--all']);
@@ -184,10 +192,9 @@ describe('the published packages', () => {
     }
 
     it("runs the page's CLI commands while a program holds the lock and leads", async () => {
-      const cli = readManifest(join(REPO_ROOT, 'packages', 'cli', 'package.json'));
-      const withDependencies = ['@zkrecipes/cli', ...Object.keys(cli.dependencies ?? {})]
-        .filter((name) => name.startsWith('@zkrecipes/'))
-        .map((name) => tarballs.get(name)!);
+      const withDependencies = withOurDependencies(['@zkrecipes/cli']).map((name) =>
+        tarballs.get(name)!,
+      );
       // What npx would download from the registry, installed from the tarballs instead.
       await project.must('npm', ['install', ...NPM_INSTALL_FLAGS, ...withDependencies]);
       const lines = commandsOf('cli');

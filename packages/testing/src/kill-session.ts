@@ -11,7 +11,7 @@ import { fourLetterWord } from './four-letter-word.js';
 import { sessionIdHex, type SessionCredentials, type SessionOwner } from './session-credentials.js';
 import { timing } from './timing.js';
 import { handshake, parseConnectString, type HostPort } from './wire/connect-handshake.js';
-import { JuteReader, JuteWriter } from './wire/jute.js';
+import { encodeRequest, JuteReader, readReplyHeader } from '@zkrecipes/wire';
 import { OpCode, ZooKeeperErrorCode } from './wire/protocol.js';
 import { RawZooKeeperError } from './wire/raw-zookeeper-error.js';
 
@@ -94,7 +94,7 @@ async function takeOverAndClose(
       sessionTimeoutMs: 10_000,
       sessionId: credentials.sessionId,
       password: credentials.password,
-      pipeline: new JuteWriter().int(closeXid).int(OpCode.closeSession).frame(),
+      pipeline: encodeRequest(closeXid, OpCode.closeSession, Buffer.alloc(0)),
     },
     deadline,
   );
@@ -112,10 +112,8 @@ async function takeOverAndClose(
     }
     function onFrames(frames: Buffer[]): void {
       for (const frame of frames) {
-        const reader = new JuteReader(frame);
-        if (reader.int() !== closeXid) continue;
-        reader.long(); // zxid
-        const err = reader.int();
+        const { xid, err } = readReplyHeader(new JuteReader(frame));
+        if (xid !== closeXid) continue;
         finish(err === 0 ? undefined : new RawZooKeeperError(err, 'closeSession'));
       }
     }

@@ -5,6 +5,21 @@
  * connection's job, which talks to nzc only through this handle.
  */
 import { createRequire } from 'node:module';
+import {
+  AddWatchMode as ADD_WATCH_MODE,
+  decodeCreate2,
+  decodeInt,
+  decodeMulti,
+  decodeMultiRead,
+  decodeStat as statFromBytes,
+  decodeStrings,
+  encodeCreate2,
+  encodeMulti,
+  encodeMultiRead,
+  encodePath,
+  OpCode,
+  WatcherType,
+} from '@zkrecipes/wire';
 import { errorFromCode } from '../errors/error-from-code.js';
 import { codeName } from '../errors/zookeeper-error-code.js';
 import type { ZooKeeperError } from '../errors/zookeeper-error.js';
@@ -19,36 +34,18 @@ import type {
   NzcTransactionResult,
   NzcWatcher,
 } from './nzc-types.js';
-import {
-  decodeCreate2,
-  encodeCreate2,
-  OP_CREATE2,
-  OP_CREATE_CONTAINER,
-  OP_CREATE_TTL,
-} from './create2-codec.js';
 import { missingFeature } from './missing-feature.js';
+import { toWireResults } from './multi-results.js';
 import {
-  decodeInt,
-  decodeStrings,
-  encodePath,
-  OP_GET_ALL_CHILDREN_NUMBER,
-  OP_GET_EPHEMERALS,
-  OP_SYNC,
-} from './path-request-codec.js';
-import { decodeMultiRead, encodeMultiRead, OP_MULTI_READ } from './multi-read-codec.js';
-import { decodeMulti, encodeMulti, OP_MULTI, toWireResults } from './multi-codec.js';
-import {
-  ADD_WATCH_MODE,
   addWatchRequest,
   rawRequest,
-  REMOVE_WATCHES_ANY,
   removeWatchesRequest,
   withChroot,
   withoutChroot,
   type NzcRawRequest,
 } from './nzc-raw-request.js';
 import { NzcReplyTap } from './nzc-reply-tap.js';
-import { statFromBytes } from './stat-bytes.js';
+import { assertSupportedNzcVersion } from './nzc-version.js';
 import type { ServerAddress } from '../paths/connect-string.js';
 import type {
   Acl,
@@ -60,6 +57,19 @@ import type {
   WireTransactionResult,
 } from './zookeeper-types.js';
 import { TransactionFailedError } from '../client/transaction-failed-error.js';
+
+// The op codes under the names this module's requests were written with.
+const {
+  create2: OP_CREATE2,
+  createContainer: OP_CREATE_CONTAINER,
+  createTTL: OP_CREATE_TTL,
+  getAllChildrenNumber: OP_GET_ALL_CHILDREN_NUMBER,
+  getEphemerals: OP_GET_EPHEMERALS,
+  multi: OP_MULTI,
+  multiRead: OP_MULTI_READ,
+  sync: OP_SYNC,
+} = OpCode;
+const REMOVE_WATCHES_ANY = WatcherType.ANY;
 
 const require = createRequire(import.meta.url);
 
@@ -74,6 +84,11 @@ interface NzcExceptionModule {
   create(code: number, path?: string): NzcException;
 }
 
+// The facade patches nzc's internals (Exception.create, the packet queue, the socket): refuse
+// any version but the 1.1.x line they were written against before loading it.
+assertSupportedNzcVersion(
+  (require('node-zookeeper-client/package.json') as { version: string }).version,
+);
 const nzc = require('node-zookeeper-client') as NzcModule;
 const nzcException = require('node-zookeeper-client/lib/Exception.js') as NzcExceptionModule;
 

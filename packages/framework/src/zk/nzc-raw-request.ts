@@ -1,7 +1,8 @@
 /**
  * Requests nzc 1.1.3 does not know, written in ZooKeeper's wire format and handed to nzc's
- * packet queue as they are: `addWatch` (3.6+, persistent watches), `removeWatches` and
- * `multiRead` (see multi-read-codec.ts). Only the adapter uses this; no nzc code is loaded here.
+ * packet queue as they are: `addWatch` (3.6+, persistent watches), `removeWatches`, `multiRead`
+ * and the other requests @zkrecipes/wire encodes. Only the adapter uses this; no nzc code is
+ * loaded here.
  *
  * nzc picks how to decode a reply from the request header's `type` and drops the connection on
  * a type it does not know. The header nzc sees says DELETE (a bare reply header, no payload)
@@ -9,17 +10,10 @@
  * reply by it. addWatch and removeWatches are answered that way; a multiRead's body is taken
  * off the stream before nzc sees it (nzc-reply-tap.ts).
  */
+import { encodeAddWatch, encodeRemoveWatches, encodeRequest, OpCode } from '@zkrecipes/wire';
 
-/** ZooKeeper op codes (ZooDefs.OpCode). */
-const OP_REMOVE_WATCHES = 18;
-const OP_ADD_WATCH = 106;
 /** nzc's DELETE: "no body in the reply" for its reply decoder. */
 const NZC_TYPE_WITHOUT_REPLY_BODY = 2;
-
-/** AddWatchMode on the wire. */
-export const ADD_WATCH_MODE = { PERSISTENT: 0, PERSISTENT_RECURSIVE: 1 } as const;
-/** WatcherType of removeWatches: Children 1, Data 2, Any 3. */
-export const REMOVE_WATCHES_ANY = 3;
 
 /** What nzc's packet queue needs from a request. */
 export interface NzcRawRequest {
@@ -50,30 +44,17 @@ export function rawRequest(opCode: number, body: Buffer): NzcRawRequest {
     header,
     payload: null,
     toBuffer(): Buffer {
-      const buffer = Buffer.alloc(4 + 4 + 4 + body.length);
-      let offset = buffer.writeInt32BE(buffer.length - 4, 0);
-      offset = buffer.writeInt32BE(header.xid, offset);
-      offset = buffer.writeInt32BE(opCode, offset);
-      body.copy(buffer, offset);
-      return buffer;
+      return encodeRequest(header.xid, opCode, body);
     },
   };
 }
 
-/** `ustring path; int value`: AddWatchRequest, RemoveWatchesRequest. */
-function pathAndInt(path: string, value: number): Buffer {
-  const pathBytes = Buffer.from(path, 'utf8');
-  const body = Buffer.alloc(4 + pathBytes.length + 4);
-  const offset = body.writeInt32BE(pathBytes.length, 0);
-  pathBytes.copy(body, offset);
-  body.writeInt32BE(value, offset + pathBytes.length);
-  return body;
-}
-
+/** A persistent watch; `mode` is an `AddWatchMode` number. */
 export function addWatchRequest(path: string, mode: number): NzcRawRequest {
-  return rawRequest(OP_ADD_WATCH, pathAndInt(path, mode));
+  return rawRequest(OpCode.addWatch, encodeAddWatch(path, mode));
 }
 
+/** Removes `path`'s watches of a `WatcherType`. */
 export function removeWatchesRequest(path: string, watcherType: number): NzcRawRequest {
-  return rawRequest(OP_REMOVE_WATCHES, pathAndInt(path, watcherType));
+  return rawRequest(OpCode.removeWatches, encodeRemoveWatches(path, watcherType));
 }

@@ -1,33 +1,12 @@
 /**
  * Wire-level types shared by the adapter, the connection and the client layer. These are our
- * own declarations: node-zookeeper-client's published typings are wrong in places.
+ * own declarations: node-zookeeper-client's published typings are wrong in places. Stat, Acl
+ * and Perms are the protocol's own records, defined once in @zkrecipes/wire.
  */
+import { Perms, type Acl, type Stat } from '@zkrecipes/wire';
 
-/** A znode's metadata. Zxids and the session id are 64-bit, so they are bigints. */
-export interface Stat {
-  /** The zxid of the transaction that created the znode. */
-  readonly czxid: bigint;
-  /** The zxid of the transaction that last set the znode's data. */
-  readonly mzxid: bigint;
-  /** The zxid of the transaction that last added or removed a child. */
-  readonly pzxid: bigint;
-  /** Milliseconds since the epoch. */
-  readonly ctime: number;
-  /** When the data was last set, in milliseconds since the epoch. */
-  readonly mtime: number;
-  /** The data version: incremented by every set; pass it to conditional `setData`/`delete`. */
-  readonly version: number;
-  /** The children version: incremented whenever a child is added or removed. */
-  readonly cversion: number;
-  /** The ACL version: incremented by every `setAcl`. */
-  readonly aversion: number;
-  /** The owning session id for an ephemeral node, `0n` otherwise. */
-  readonly ephemeralOwner: bigint;
-  /** The length of the data, in bytes. */
-  readonly dataLength: number;
-  /** The number of children. */
-  readonly numChildren: number;
-}
+export { Perms } from '@zkrecipes/wire';
+export type { Acl, Stat } from '@zkrecipes/wire';
 
 /**
  * ZooKeeper's create modes, Curator's names verbatim.
@@ -68,35 +47,6 @@ export const CreateMode = {
   PERSISTENT_SEQUENTIAL_WITH_TTL: 'PERSISTENT_SEQUENTIAL_WITH_TTL',
 } as const;
 export type CreateMode = (typeof CreateMode)[keyof typeof CreateMode];
-
-/** ZooKeeper permission bits. */
-export const Perms = {
-  /** Read the data and list the children (1). */
-  READ: 1,
-  /** Set the data (2). */
-  WRITE: 2,
-  /** Create children (4). */
-  CREATE: 4,
-  /** Delete children (8). */
-  DELETE: 8,
-  /** Set the ACL (16). */
-  ADMIN: 16,
-  /** All of the above (31). */
-  ALL: 31,
-} as const;
-
-/** One access-control entry: the permissions granted to an identity. */
-export interface Acl {
-  /** A bit set of {@link Perms}. */
-  readonly perms: number;
-  /** Who gets the permissions. */
-  readonly id: {
-    /** The auth scheme: `'world'`, `'digest'`, `'ip'`, `'auth'`, ... */
-    readonly scheme: string;
-    /** The identity within the scheme, e.g. `'anyone'` or `'user:base64(sha1(user:password))'`. */
-    readonly id: string;
-  };
-}
 
 /** `world:anyone` with all permissions: ZooKeeper's OPEN_ACL_UNSAFE. */
 export const OPEN_ACL_UNSAFE: readonly Acl[] = [

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decodeMultiRead, encodeMultiRead } from '../../src/zk/multi-read-codec.js';
 import { NzcReplyTap, type TappableConnectionManager } from '../../src/zk/nzc-reply-tap.js';
 
 /** A frame: length, then xid, zxid, err, then the body. */
@@ -71,44 +70,5 @@ describe('NzcReplyTap', () => {
     manager.onSocketData(failed);
     assert.equal(taken, false);
     assert.deepEqual(manager.seen, [failed]);
-  });
-});
-
-describe('multiRead codec', () => {
-  it('encodes getData ops without watches and decodes data, stats and per-op errors', () => {
-    const request = encodeMultiRead(['/a', '/bb']);
-    // op header (9) + path (4 + n) + watch flag (1) per op, then the done header (9)
-    assert.equal(request.length, 9 + 4 + 2 + 1 + (9 + 4 + 3 + 1) + 9);
-    assert.equal(request.readInt32BE(0), 4); // getData
-    assert.equal(request.readUInt8(9 + 4 + 2), 0); // watch = false
-
-    const stat = Buffer.alloc(68, 1);
-    const header = (type: number, done: boolean, err: number): Buffer => {
-      const b = Buffer.alloc(9);
-      b.writeInt32BE(type, 0);
-      b.writeUInt8(done ? 1 : 0, 4);
-      b.writeInt32BE(err, 5);
-      return b;
-    };
-    const length = Buffer.alloc(4);
-    length.writeInt32BE(3);
-    const error = Buffer.alloc(4);
-    error.writeInt32BE(-101);
-    const reply = Buffer.concat([
-      header(4, false, 0),
-      length,
-      Buffer.from('abc'),
-      stat,
-      header(-1, false, -101),
-      error,
-      header(-1, true, -1),
-    ]);
-    const results = decodeMultiRead(reply, 2);
-    assert.deepEqual(results, [
-      { ok: true, data: Buffer.from('abc'), stat },
-      { ok: false, code: -101 },
-    ]);
-    assert.throws(() => decodeMultiRead(reply.subarray(0, 20), 2), /cut short/);
-    assert.throws(() => decodeMultiRead(reply, 3), /2 results for 3 reads/);
   });
 });

@@ -2,9 +2,8 @@
 // apart from the request loop because it is a different conversation: one frame each way,
 // a retry over hosts, and a definitive "expired" answer that must not be retried.
 import net from 'node:net';
+import { decodeConnectResponse, encodeConnectRequest, FrameDecoder } from '@zkrecipes/wire';
 import { RawZooKeeperError } from './raw-zookeeper-error.js';
-import { FrameDecoder } from './frame-decoder.js';
-import { JuteReader, JuteWriter } from './jute.js';
 import { ZooKeeperErrorCode } from './protocol.js';
 
 /** One server address: what a {@link RawZooKeeperSession} is connected to. */
@@ -121,11 +120,14 @@ function handshakeOne(
       }
       const [first, ...rest] = frames;
       if (first === undefined) return;
-      const reader = new JuteReader(first);
-      reader.int(); // protocolVersion
-      const timeOut = reader.int();
-      const sessionId = reader.long();
-      const password = reader.buffer() ?? Buffer.alloc(0);
+      let response: ReturnType<typeof decodeConnectResponse>;
+      try {
+        response = decodeConnectResponse(first);
+      } catch (error) {
+        fail(error as Error);
+        return;
+      }
+      const { sessionTimeoutMs: timeOut, sessionId, password } = response;
       if (timeOut <= 0 || sessionId === 0n) {
         // The server's way to say the session we asked for no longer exists.
         fail(new RawZooKeeperError(ZooKeeperErrorCode.SESSION_EXPIRED, 'session expired'));
@@ -143,14 +145,13 @@ function handshakeOne(
       });
     }
     socket.on('connect', () => {
-      const connectRequest = new JuteWriter()
-        .int(0) // protocolVersion
-        .long(0n) // lastZxidSeen: 0 never makes a server refuse us as being behind
-        .int(request.sessionTimeoutMs)
-        .long(request.sessionId)
-        .buffer(request.password)
-        .bool(false) // readOnly
-        .frame();
+      const connectRequest = encodeConnectRequest({
+        lastZxidSeen: 0n, // 0 never makes a server refuse us as being behind
+        sessionTimeoutMs: request.sessionTimeoutMs,
+        sessionId: request.sessionId,
+        password: request.password,
+        readOnly: false,
+      });
       socket.write(
         request.pipeline ? Buffer.concat([connectRequest, request.pipeline]) : connectRequest,
       );

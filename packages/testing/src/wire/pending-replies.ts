@@ -1,7 +1,7 @@
 // Requests waiting for their replies, each with its own deadline. The server answers a
 // session's requests in order and tags each reply with the request's xid; pings all share
 // xid -2, so they are matched first in, first out.
-import type { JuteReader } from './jute.js';
+import type { JuteReader } from '@zkrecipes/wire';
 import { Xid, ZooKeeperErrorCode } from './protocol.js';
 import { RawZooKeeperError } from './raw-zookeeper-error.js';
 

@@ -6,8 +6,14 @@ import type net from 'node:net';
 import type { SessionCredentials, SessionOwner } from '../session-credentials.js';
 import { timing } from '../timing.js';
 import { handshake, parseConnectString, type HostPort } from './connect-handshake.js';
-import type { FrameDecoder } from './frame-decoder.js';
-import { JuteReader, JuteWriter } from './jute.js';
+import {
+  encodeCreate2,
+  encodeRequest,
+  JuteReader,
+  JuteWriter,
+  readReplyHeader,
+  type FrameDecoder,
+} from '@zkrecipes/wire';
 import { PendingReplies } from './pending-replies.js';
 import { CreateMode, OpCode, Perms, Xid, ZooKeeperErrorCode } from './protocol.js';
 import { RawZooKeeperError } from './raw-zookeeper-error.js';
@@ -115,14 +121,13 @@ export class RawZooKeeperSession implements SessionOwner, AsyncDisposable {
     data: Buffer | string = Buffer.alloc(0),
     options: { mode?: CreateMode } = {},
   ): Promise<string> {
-    const body = new JuteWriter()
-      .string(path)
-      .buffer(typeof data === 'string' ? Buffer.from(data) : data)
-      .int(1) // one ACL entry
-      .int(Perms.ALL)
-      .string('world')
-      .string('anyone')
-      .int(CreateMode[options.mode ?? 'PERSISTENT']);
+    const body = encodeCreate2(
+      path,
+      typeof data === 'string' ? Buffer.from(data) : data,
+      [{ perms: Perms.ALL, id: { scheme: 'world', id: 'anyone' } }],
+      CreateMode[options.mode ?? 'PERSISTENT'],
+    );
+    // The classic create: the same CreateRequest as create2's, answered with the path alone.
     const reply = await this.#request(OpCode.create, body, path);
     return reply.string() ?? path;
   }
@@ -189,7 +194,7 @@ export class RawZooKeeperSession implements SessionOwner, AsyncDisposable {
     await this.close();
   }
 
-  #request(type: number, body: JuteWriter, path: string | undefined): Promise<JuteReader> {
+  #request(type: number, body: JuteWriter | Buffer, path: string | undefined): Promise<JuteReader> {
     const what = `${opName(type)}${path === undefined ? '' : ` ${path}`}`;
     if (this.#closed) {
       const reason = this.closeReason?.message ?? 'session closed';
@@ -199,15 +204,15 @@ export class RawZooKeeperSession implements SessionOwner, AsyncDisposable {
     }
     const xid = type === OpCode.ping ? Xid.ping : this.#nextXid++;
     const reply = this.#replies.expect(xid, what, path);
-    this.#socket.write(new JuteWriter().int(xid).int(type).append(body).frame());
+    this.#socket.write(
+      encodeRequest(xid, type, body instanceof JuteWriter ? body.toBuffer() : body),
+    );
     return reply;
   }
 
   #onFrame(frame: Buffer): void {
     const reader = new JuteReader(frame);
-    const xid = reader.int();
-    reader.long(); // zxid
-    const err = reader.int();
+    const { xid, err } = readReplyHeader(reader);
     if (xid === Xid.notification) return; // we never set watches
     this.#replies.settle(xid, err, reader);
   }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FrameDecoder } from '../src/wire/frame-decoder.js';
-import { JuteReader, JuteWriter } from '../src/wire/jute.js';
+import { FrameDecoder } from '../src/frame-decoder.js';
+import { JuteReader } from '../src/jute-reader.js';
+import { JuteWriter } from '../src/jute-writer.js';
 
 describe('JuteWriter and JuteReader', () => {
   it('round-trip ints, longs, bools, buffers, strings and nulls big-endian', () => {
@@ -63,5 +64,20 @@ describe('FrameDecoder', () => {
       () => new FrameDecoder().push(Buffer.from([0xff, 0xff, 0xff, 0xff])),
       /invalid frame length/,
     );
+  });
+});
+
+describe('JuteWriter growth', () => {
+  it('grows past its size hint and leaves earlier views untouched', () => {
+    const writer = new JuteWriter(2).int(1);
+    const early = writer.toBuffer();
+    const big = Buffer.alloc(1000, 7);
+    writer.buffer(big).string('end');
+    assert.deepEqual([...early], [0, 0, 0, 1]);
+    const reader = new JuteReader(writer.toBuffer());
+    assert.equal(reader.int(), 1);
+    assert.deepEqual(reader.buffer(), big);
+    assert.equal(reader.string(), 'end');
+    assert.equal(writer.frame().readInt32BE(0), writer.length);
   });
 });

@@ -4,6 +4,7 @@
 /** jute.maxbuffer defaults to ~1 MB; anything far beyond it is a corrupt stream. */
 const MAX_FRAME_BYTES = 64 * 1024 * 1024;
 
+/** Splits a ZooKeeper byte stream into frame payloads. */
 export class FrameDecoder {
   #pending: Buffer = Buffer.alloc(0);
 

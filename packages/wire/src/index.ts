@@ -1,0 +1,36 @@
+// @zkrecipes/wire: ZooKeeper's wire protocol, encoded once for the framework's facade and the
+// testing package's raw client. Explicit named exports only.
+
+// Jute and framing
+export { JuteWriter } from './jute-writer.js';
+export { JuteReader } from './jute-reader.js';
+export { FrameDecoder } from './frame-decoder.js';
+export { encodeRequest } from './request-frame.js';
+export { readReplyHeader } from './reply-header.js';
+export type { ReplyHeader } from './reply-header.js';
+export { decodeConnectResponse, encodeConnectRequest } from './connect-codec.js';
+export type { ConnectRequest, ConnectResponse } from './connect-codec.js';
+
+// Numbers
+export { OpCode } from './op-code.js';
+export { Xid } from './xid.js';
+export { CreateFlag } from './create-flag.js';
+export type { CreateModeName } from './create-flag.js';
+export { Perms } from './perms.js';
+export { codeName, ZooKeeperErrorCode } from './error-code.js';
+export type { ZooKeeperWireCodeName } from './error-code.js';
+
+// Records
+export { writeAcls } from './acl.js';
+export type { Acl } from './acl.js';
+export { decodeStat, STAT_BYTES } from './stat.js';
+export type { Stat } from './stat.js';
+
+// Request and reply codecs
+export { create2OpCode, decodeCreate2, encodeCreate2 } from './create-codec.js';
+export { decodeMulti, encodeMulti } from './multi-codec.js';
+export type { MultiOp, MultiOpResult } from './multi-codec.js';
+export { decodeMultiRead, encodeMultiRead } from './multi-read-codec.js';
+export type { MultiReadResult } from './multi-read-codec.js';
+export { AddWatchMode, encodeAddWatch, encodeRemoveWatches, WatcherType } from './watch-codec.js';
+export { decodeInt, decodeStrings, encodePath } from './path-request-codec.js';
