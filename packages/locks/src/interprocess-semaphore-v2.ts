@@ -2,10 +2,8 @@ import {
   describeValue,
   type FrameworkClient,
   InvalidArgumentError,
-  isNoNode,
   joinPath,
   type Logger,
-  NoNodeError,
   validatePath,
 } from '@zkrecipes/framework';
 import { checkClient, checkRecipeOptions } from '@zkrecipes/framework/recipe-support';
@@ -14,7 +12,7 @@ import { checkAcquireArguments, checkNodeData, checkOptionsObject } from './chec
 import { ConnectionWatch, HoldValidity } from './connection-watch.js';
 import type { AcquireOptions } from './interprocess-lock.js';
 import { Lease } from './lease.js';
-import { MUTEX_DRIVER } from './lock-driver.js';
+import { LEASE_DRIVER, MUTEX_DRIVER } from './lock-driver.js';
 import { LockInternals } from './lock-internals.js';
 import {
   LockName,
@@ -23,7 +21,9 @@ import {
   sortParticipants,
 } from './lock-node-names.js';
 import { removeOwnNode } from './own-node.js';
-import { sleepUnlessAborted, untilAborted, waitForWake } from './wait-for-wake.js';
+import { listChildren } from './queue-watch.js';
+import { NODE_VANISHED, retryWhileVanished } from './retry-vanished.js';
+import { untilAborted } from './wait-for-wake.js';
 import { LockTelemetry } from './lock-telemetry.js';
 
 /** Options of {@link InterProcessSemaphoreV2}. */
@@ -31,9 +31,6 @@ export interface InterProcessSemaphoreV2Options {
   /** Data stored in each lease node (Curator's `setNodeData`). Default: empty. */
   readonly nodeData?: Uint8Array | undefined;
 }
-
-/** The lease node went with its session before we could count it. */
-const LEASE_VANISHED = Symbol('lease vanished');
 
 /**
  * A counting semaphore across processes (Curator's `InterProcessSemaphoreV2`): at most
@@ -54,6 +51,7 @@ export class InterProcessSemaphoreV2 {
   readonly #maxLeases: number;
   readonly #leasesPath: string;
   readonly #lock: LockInternals;
+  readonly #leases: LockInternals;
   readonly #nodeData: Uint8Array | undefined;
   readonly #watch: ConnectionWatch;
   readonly #logger: Logger;
@@ -85,6 +83,13 @@ export class InterProcessSemaphoreV2 {
       driver: MUTEX_DRIVER,
       lockName: LockName.MUTEX,
       maxLeases: 1,
+      component: 'InterProcessSemaphoreV2',
+    });
+    this.#leases = new LockInternals(client, this.#leasesPath, {
+      driver: LEASE_DRIVER,
+      lockName: LockName.LEASE,
+      maxLeases,
+      data: this.#nodeData,
       component: 'InterProcessSemaphoreV2',
     });
     this.#watch = ConnectionWatch.of(client);
@@ -165,7 +170,8 @@ export class InterProcessSemaphoreV2 {
 
   /** The lease node names present now (Curator's `getParticipantNodes`). */
   async getParticipantNodes(): Promise<string[]> {
-    return sortParticipants(await this.#readLeases(), [LockName.LEASE]);
+    const children = await listChildren(this.#client, this.#leasesPath, undefined);
+    return sortParticipants(children, [LockName.LEASE]);
   }
 
   async #acquireLeases(qty: number, limits: AcquireLimits): Promise<Lease[] | undefined> {
@@ -175,7 +181,8 @@ export class InterProcessSemaphoreV2 {
       if (!this.#client.isConnected) return undefined;
       // Full now: one read answers, nothing is left behind.
       // Raced against the connection, like a lock's acquire(0) read (see LockInternals).
-      const leases = await untilAborted(this.#readLeases(), limits.signal);
+      const read = listChildren(this.#client, this.#leasesPath, undefined);
+      const leases = await untilAborted(read, limits.signal);
       const taken = sortParticipants(leases, [LockName.LEASE]);
       if (taken.length + qty > this.#maxLeases) return undefined;
     }
@@ -195,110 +202,25 @@ export class InterProcessSemaphoreV2 {
     return undefined;
   }
 
-  /** One lease (Curator's `internalAcquire1Lease`), under the semaphore's own mutex. */
-  async #acquireOne(limits: AcquireLimits): Promise<Lease | undefined> {
-    const startMs = performance.now();
-    for (let retryCount = 0; ; retryCount++) {
+  /**
+   * One lease (Curator's `internalAcquire1Lease`): queued under the semaphore's own mutex, it
+   * waits until the leases fit `maxLeases` (the locks' loop, with the lease driver). If it
+   * vanishes with its session, the mutex went with it: both are taken again.
+   */
+  #acquireOne(limits: AcquireLimits): Promise<Lease | undefined> {
+    const retry = { path: this.#leasesPath, logger: this.#logger, signal: limits.signal };
+    return retryWhileVanished(this.#client, retry, async () => {
       const lock = await this.#lock.attemptLock({ limits });
       if (lock === undefined) return undefined;
-      let outcome: Lease | undefined | typeof LEASE_VANISHED;
       try {
-        outcome = await this.#createLease(limits);
+        const lease = await this.#leases.attemptOnce({ limits });
+        if (lease === undefined || lease === NODE_VANISHED) return lease;
+        const validity = new HoldValidity(this.#watch, lease.epoch, lease.path);
+        return new Lease(this.#client, lease.path, validity);
       } finally {
         await this.#letGo(lock.path, limits);
       }
-      if (outcome !== LEASE_VANISHED) return outcome;
-      const error = new NoNodeError({
-        path: this.#leasesPath,
-        detail: 'our lease node vanished (its session ended) while we waited',
-      });
-      const delayMs = this.#client.retryPolicy.nextDelayMs({
-        retryCount,
-        elapsedMs: performance.now() - startMs,
-        error,
-      });
-      if (delayMs === undefined) throw error;
-      await sleepUnlessAborted(delayMs, limits.signal);
-    }
-  }
-
-  /**
-   * Creates our lease (the create and the first count pipelined) and waits until the leases
-   * fit `maxLeases`. Only a wait sets a watch; a lease that fits at once leaves none.
-   */
-  async #createLease(limits: AcquireLimits): Promise<Lease | undefined | typeof LEASE_VANISHED> {
-    const { signal } = limits;
-    let epoch = this.#watch.epoch;
-    const created = this.#client.create(joinPath(this.#leasesPath, LockName.LEASE), {
-      mode: 'EPHEMERAL_SEQUENTIAL',
-      protection: true,
-      createParents: true,
-      data: this.#nodeData,
-      signal,
     });
-    const firstRead = this.#client.getChildren(this.#leasesPath, { signal }).then(
-      (children) => children,
-      () => undefined,
-    );
-    const path = await created;
-    const session = this.#client.sessionId; // a lease of an earlier session will vanish
-    const ourName = path.slice(path.lastIndexOf('/') + 1);
-    let children = await firstRead;
-    let watched: Promise<void> | undefined;
-    // Silences the watch of the last count once we stop waiting, whatever the reason.
-    let silence: AbortController | undefined;
-    try {
-      for (let fresh = false; ; fresh = true) {
-        if (this.#client.sessionId !== session) {
-          await this.#letGo(path, limits);
-          return LEASE_VANISHED;
-        }
-        if (children === undefined || !children.includes(ourName)) {
-          // The pipelined read can predate our node (a retried create): look again, once.
-          if (fresh) {
-            await this.#letGo(path, limits);
-            return LEASE_VANISHED;
-          }
-          epoch = this.#watch.epoch;
-          children = await this.#readLeases(signal);
-          continue;
-        }
-        const count = sortParticipants(children, [LockName.LEASE]).length;
-        if (count <= this.#maxLeases) {
-          return new Lease(this.#client, path, new HoldValidity(this.#watch, epoch, path));
-        }
-        if (limits.expired) {
-          await this.#letGo(path, limits);
-          return undefined;
-        }
-        if (watched !== undefined) {
-          await waitForWake(watched, { signal, closed: this.#watch.closedSignal });
-        }
-        // Count again, this time leaving a watch for the next change.
-        let wake!: () => void;
-        watched = new Promise<void>((resolve) => (wake = resolve));
-        silence ??= new AbortController();
-        epoch = this.#watch.epoch;
-        children = await this.#client.getChildren(this.#leasesPath, {
-          watch: () => wake(),
-          signal: signal === undefined ? silence.signal : AbortSignal.any([signal, silence.signal]),
-        });
-      }
-    } catch (error) {
-      await this.#letGo(path, limits);
-      throw error;
-    } finally {
-      silence?.abort();
-    }
-  }
-
-  async #readLeases(signal?: AbortSignal): Promise<string[]> {
-    try {
-      return await this.#client.getChildren(this.#leasesPath, { signal });
-    } catch (error) {
-      if (isNoNode(error)) return [];
-      throw error;
-    }
   }
 
   /** Returns leases an acquire took but will not hand out, waiting only while its time lasts. */
@@ -308,7 +230,7 @@ export class InterProcessSemaphoreV2 {
     }
   }
 
-  /** Removes a node we made (our lease, our turn at the mutex) while the call's time lasts. */
+  /** Removes our turn at the mutex, waiting only while the call's time lasts. */
   #letGo(path: string, limits: AcquireLimits): Promise<void> {
     return removeOwnNode(this.#client, path, { logger: this.#logger, signal: limits.signal });
   }

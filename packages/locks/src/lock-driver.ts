@@ -3,14 +3,27 @@
 // parent: no herd when a lock changes hands).
 import { LockName, type LockRecipe } from './lock-node-names.js';
 
-/** The answer of a {@link LockDriver}: holds, or the one node to wait on. */
+/**
+ * What a waiter watches instead of one node: the children, because any participant ahead may
+ * leave first (a semaphore's leases are returned in any order).
+ */
+export const WATCH_CHILDREN = Symbol('watch the children');
+
+/** The answer of a {@link LockDriver}: holds, or what to wait on (one node's name, usually). */
 export type LockVerdict =
-  { readonly holds: true } | { readonly holds: false; readonly watch: string };
+  | { readonly holds: true }
+  | { readonly holds: false; readonly watch: string | typeof WATCH_CHILDREN };
+
+/** The verdict that holds. */
+export const HOLDS: LockVerdict = { holds: true };
 
 /** How one kind of lock decides who holds it. */
 export interface LockDriver {
-  /** The recipe family, for "path used by another recipe" errors. */
-  readonly recipe: LockRecipe;
+  /**
+   * The recipe family, for "path used by another recipe" errors; undefined refuses nothing
+   * (a semaphore's leases ignore the names they cannot parse).
+   */
+  readonly recipe: LockRecipe | undefined;
   /** The lock names whose sequences order the participants. */
   readonly markers: readonly string[];
   /** Whether `ourName` holds the lock among `sorted` participants (it is one of them). */
@@ -32,7 +45,7 @@ function standardDriver(recipe: LockRecipe, markers: readonly string[]): LockDri
     markers,
     verdict(sorted, ourName, maxLeases) {
       const index = sorted.indexOf(ourName);
-      if (index < maxLeases) return { holds: true };
+      if (index < maxLeases) return HOLDS;
       return { holds: false, watch: sorted[index - maxLeases]! };
     },
     blocked: (sorted, maxLeases) => sorted.length >= maxLeases,
@@ -57,8 +70,22 @@ export const READ_DRIVER: LockDriver = {
   verdict(sorted, ourName) {
     const ourIndex = sorted.indexOf(ourName);
     const firstWriter = sorted.findIndex((name) => name.includes(LockName.WRITE));
-    if (firstWriter < 0 || ourIndex < firstWriter) return { holds: true };
+    if (firstWriter < 0 || ourIndex < firstWriter) return HOLDS;
     return { holds: false, watch: sorted[firstWriter]! };
   },
   blocked: (sorted) => sorted.some((name) => name.includes(LockName.WRITE)),
+};
+
+/**
+ * InterProcessSemaphoreV2's leases, counted as Curator's `internalAcquire1Lease` counts them: a
+ * lease holds while there are at most `maxLeases`. Leases are made under the semaphore's mutex,
+ * so while one waits the count only falls, and any lease may be returned first: a waiter
+ * watches the children, not one lease.
+ */
+export const LEASE_DRIVER: LockDriver = {
+  recipe: undefined,
+  markers: [LockName.LEASE],
+  verdict: (sorted, _ourName, maxLeases) =>
+    sorted.length <= maxLeases ? HOLDS : { holds: false, watch: WATCH_CHILDREN },
+  blocked: (sorted, maxLeases) => sorted.length >= maxLeases,
 };

@@ -1,6 +1,7 @@
-// The algorithm every lock here shares (Curator's LockInternals): queue with an ephemeral
-// sequential node, hold when the driver says so, otherwise watch one node ahead and look again
-// when it goes. What differs from Curator is the number of round trips:
+// The algorithm every lock here shares (Curator's LockInternals), the semaphore's leases
+// included: queue with an ephemeral sequential node, hold when the driver says so, otherwise
+// watch one node ahead (a semaphore: its leases) and look again when it changes. The loop is
+// #internalLockLoop. What differs from Curator is the number of round trips:
 // - the create and the children read are sent back to back (ZooKeeper answers one session's
 //   requests in order, so the read already sees our node): one round trip, not two;
 // - acquire(0) reads first and answers false with that one read when anyone is ahead, leaving
@@ -8,18 +9,18 @@
 import {
   InvalidArgumentError,
   isClosed,
-  isNoNode,
   joinPath,
-  NoNodeError,
   type FrameworkClient,
   type Logger,
 } from '@zkrecipes/framework';
 import type { AcquireLimits } from './acquire-limits.js';
 import { ConnectionWatch } from './connection-watch.js';
-import type { LockDriver } from './lock-driver.js';
+import { HOLDS, type LockDriver } from './lock-driver.js';
 import { ParticipantSorter, sortParticipants } from './lock-node-names.js';
 import { releaseOwnNode, removeOwnNode } from './own-node.js';
-import { sleepUnlessAborted, untilAborted, WakeWait } from './wait-for-wake.js';
+import { listChildren, QueueWatch, type Listing } from './queue-watch.js';
+import { NODE_VANISHED, retryWhileVanished } from './retry-vanished.js';
+import { untilAborted } from './wait-for-wake.js';
 
 /** How a lock uses the shared algorithm. */
 export interface LockInternalsConfig {
@@ -80,15 +81,6 @@ interface OwnNode {
   readonly session: bigint | undefined;
 }
 
-/** A children read under way, with the ConnectionWatch epoch read just before it was sent. */
-interface Reread {
-  readonly epoch: number;
-  readonly children: Promise<readonly string[]>;
-}
-
-/** Our node is gone although we never deleted it: its session ended while we waited. */
-const NODE_VANISHED = Symbol('node vanished');
-
 /** The shared lock algorithm; one per lock object. */
 export class LockInternals {
   readonly #client: FrameworkClient;
@@ -130,27 +122,40 @@ export class LockInternals {
       // against the connection instead of given its signal (the framework would combine that
       // with its own: about 20 µs of CPU): if the connection goes first, the answer is false
       // at once, and the read's late answer, if any, is dropped.
-      const read = untilAborted(this.#read(undefined), limits.signal);
+      const read = untilAborted(
+        listChildren(this.#client, this.#basePath, undefined),
+        limits.signal,
+      );
       const sorted = this.#participants(await read);
       if (this.#config.driver.blocked(sorted, this.#config.maxLeases)) return undefined;
     }
-    const startMs = performance.now();
-    for (let retryCount = 0; ; retryCount++) {
-      const outcome = await this.#attemptOnce(options);
-      if (outcome !== NODE_VANISHED) return outcome;
-      // Curator's behaviour: the node went with a session; queue again if the policy allows.
-      const error = new NoNodeError({
-        path: this.#basePath,
-        detail: 'our lock node vanished (its session ended) while we waited',
-      });
-      const delayMs = this.#client.retryPolicy.nextDelayMs({
-        retryCount,
-        elapsedMs: performance.now() - startMs,
-        error,
-      });
-      if (delayMs === undefined) throw error;
-      this.#logger.info('lock node vanished while waiting; queueing again', { retryCount });
-      await sleepUnlessAborted(delayMs, limits.signal);
+    const retry = { path: this.#basePath, logger: this.#logger, signal: limits.signal };
+    return retryWhileVanished(this.#client, retry, () => this.attemptOnce(options));
+  }
+
+  /**
+   * One pass of {@link attemptLock} without the acquire(0) read: queues once and runs the
+   * loop. NODE_VANISHED when our node went with its session; the caller decides whether to
+   * queue again. Our node is deleted unless it holds.
+   */
+  async attemptOnce(
+    options: AttemptOptions,
+  ): Promise<AcquiredLock | undefined | typeof NODE_VANISHED> {
+    const { limits } = options;
+    using queue = new QueueWatch(this.#client, this.#basePath, this.#watch, limits.signal);
+    // Our create and the first look at the queue go out back to back: one round trip. A create
+    // that fails or is aborted in flight leaves nothing: the framework removes the node of a
+    // protected create whose outcome it could not learn.
+    const created = this.#createOurNode(options);
+    const first = queue.list().catch(() => undefined); // the loop looks again and meets the error
+    const node = await created;
+    try {
+      const outcome = await this.#internalLockLoop(node, await first, queue, options);
+      if (outcome === undefined || outcome === NODE_VANISHED) await this.#letGo(node, limits);
+      return outcome;
+    } catch (error) {
+      await this.#letGo(node, limits);
+      throw error;
     }
   }
 
@@ -174,40 +179,51 @@ export class LockInternals {
 
   /** The participants' full paths in lock order (Curator's `getParticipantNodes`). */
   async participantNodes(): Promise<string[]> {
-    const sorted = sortParticipants(await this.#read(undefined), this.#config.driver.markers);
+    const children = await listChildren(this.#client, this.#basePath, undefined);
+    const sorted = sortParticipants(children, this.#config.driver.markers);
     return sorted.map((name) => joinPath(this.#basePath, name));
   }
 
-  async #attemptOnce(
+  /**
+   * Curator's `internalLockLoop`: list and sort the children and find our node; hold when the
+   * driver says so (within `maxLeases`), otherwise watch what stands in the way (the node
+   * ahead), wait until it changes or the deadline passes, and look again. Undefined when the
+   * time ran out before a wait (acquire(0): at once); the caller then deletes our node.
+   */
+  async #internalLockLoop(
+    node: OwnNode,
+    first: Listing | undefined,
+    queue: QueueWatch,
     options: AttemptOptions,
   ): Promise<AcquiredLock | undefined | typeof NODE_VANISHED> {
-    const epoch = this.#watch.epoch;
-    const { limits } = options;
-    // A create that fails or is aborted in flight leaves nothing: the framework removes the
-    // node of a protected create whose outcome it could not learn.
-    const { node, first } = await this.#createAndRead(options);
-    try {
-      const outcome = await this.#lockLoop(node, first, epoch, options);
-      if (outcome === undefined || outcome === NODE_VANISHED) await this.#letGo(node, limits);
-      return outcome;
-    } catch (error) {
-      await this.#letGo(node, limits);
-      throw error;
+    const { limits, alwaysHolds } = options;
+    const { driver, maxLeases } = this.#config;
+    const ourName = node.path.slice(node.path.lastIndexOf('/') + 1);
+    // The first look can predate our node (its create was retried, or made the parents): look
+    // once more before taking our node for gone.
+    let { epoch, children } =
+      first?.children.includes(ourName) === true ? first : await queue.list();
+    for (;;) {
+      const sorted = this.#participants(children);
+      // Gone although we never deleted it, or left behind by a session we no longer have: it
+      // went (or will go) with its session. Curator's NoNodeException: queue again.
+      if (!sorted.includes(ourName) || this.#client.sessionId !== node.session) {
+        return NODE_VANISHED;
+      }
+      const verdict = alwaysHolds === true ? HOLDS : driver.verdict(sorted, ourName, maxLeases);
+      if (verdict.holds) {
+        return { path: node.path, fencingToken: options.fencingToken ?? node.czxid, epoch };
+      }
+      if (limits.expired) return undefined;
+      ({ epoch, children } = await queue.changeOf(verdict.watch));
     }
   }
 
-  /**
-   * Creates our node and, without waiting for the answer, reads the children: one round trip.
-   * The read is only a first guess: if the create had to be retried (or create the parents),
-   * the read may predate our node, and the loop reads again rather than assume.
-   */
-  async #createAndRead(
-    options: AttemptOptions,
-  ): Promise<{ node: OwnNode; first: readonly string[] | undefined }> {
+  /** Curator's `createsTheLock`: our protected, ephemeral node; its parents as containers. */
+  async #createOurNode(options: AttemptOptions): Promise<OwnNode> {
     const { lockName, data } = this.#config;
-    const { sortingSequence, limits } = options;
-    const { signal } = limits;
-    const created = this.#client.create(
+    const { sortingSequence } = options;
+    const { path, stat } = await this.#client.create(
       joinPath(this.#basePath, lockName + (sortingSequence ?? '')),
       {
         mode: sortingSequence === undefined ? 'EPHEMERAL_SEQUENTIAL' : 'EPHEMERAL',
@@ -215,97 +231,11 @@ export class LockInternals {
         createParents: true,
         data: options.data ?? data,
         stat: true,
-        signal,
+        signal: options.limits.signal,
       },
     );
-    const read = this.#client.getChildren(this.#basePath, { signal }).then(
-      (children): readonly string[] => children,
-      () => undefined, // the loop reads again and meets the real error there
-    );
-    const { path, stat } = await created;
     options.onCreated?.(path);
-    const node = { path, czxid: stat.czxid, session: this.#client.sessionId };
-    return { node, first: await read };
-  }
-
-  /** Curator's `internalLockLoop`: look, hold or watch the node ahead, look again. */
-  async #lockLoop(
-    node: OwnNode,
-    first: readonly string[] | undefined,
-    firstEpoch: number,
-    options: AttemptOptions,
-  ): Promise<AcquiredLock | undefined | typeof NODE_VANISHED> {
-    const { limits } = options;
-    const ourName = node.path.slice(node.path.lastIndexOf('/') + 1);
-    let epoch = firstEpoch;
-    let children = first?.includes(ourName) === true ? first : undefined;
-    for (;;) {
-      if (children === undefined) {
-        epoch = this.#watch.epoch;
-        children = await this.#read(limits.signal);
-      }
-      const sorted = this.#participants(children);
-      children = undefined;
-      if (!sorted.includes(ourName)) return NODE_VANISHED;
-      if (this.#client.sessionId !== node.session) return NODE_VANISHED;
-      const verdict =
-        options.alwaysHolds === true
-          ? ({ holds: true } as const)
-          : this.#config.driver.verdict(sorted, ourName, this.#config.maxLeases);
-      if (verdict.holds) {
-        return { path: node.path, fencingToken: options.fencingToken ?? node.czxid, epoch };
-      }
-      if (limits.expired) return undefined;
-      const woke = await this.#waitForDeletion(joinPath(this.#basePath, verdict.watch), limits);
-      if (woke !== undefined) {
-        epoch = woke.epoch;
-        children = await woke.children;
-      }
-    }
-  }
-
-  /**
-   * Watches `path` with getData (not exists: on a node that is already gone, exists would
-   * leave a watch behind) and waits for it to change, the call's signal to abort (its deadline
-   * passed, or the caller gave up: the read rejects with its reason and the watcher is
-   * withdrawn) or the client to close.
-   *
-   * The handoff's critical path runs through here, so the watcher does the next step itself:
-   * it sends the confirming children read at once, from the event, and hands it to the loop.
-   * The loop itself is woken a turn later (setImmediate): it only has to be back before the
-   * read's answer, and its few steps would otherwise run before the read leaves the socket
-   * (the client sends what a tick wrote once the tick's promise jobs are done). A watch that
-   * fires after the wait ended finds nothing left to do.
-   */
-  async #waitForDeletion(path: string, limits: AcquireLimits): Promise<Reread | undefined> {
-    const { signal } = limits;
-    const wait = new WakeWait();
-    let reread: Reread | undefined;
-    const watch = (): void => {
-      if (wait.ended) return;
-      const epoch = this.#watch.epoch;
-      const children = this.#read(signal);
-      children.catch(() => undefined); // not unhandled when an abort makes the loop drop it
-      reread = { epoch, children };
-      setImmediate(wait.wake);
-    };
-    try {
-      await this.#client.getData(path, { watch, signal });
-    } catch (error) {
-      if (isNoNode(error)) return undefined; // gone already: the loop reads again
-      throw error;
-    }
-    await wait.wait({ signal, closed: this.#watch.closedSignal });
-    return reread; // undefined after a close: the loop's next read meets the ClosedError
-  }
-
-  async #read(signal: AbortSignal | undefined): Promise<readonly string[]> {
-    try {
-      return await this.#client.getChildren(this.#basePath, { signal });
-    } catch (error) {
-      if (isNoNode(error)) return [];
-      throw error;
-    }
+    return { path, czxid: stat.czxid, session: this.#client.sessionId };
   }
 
   #participants(children: readonly string[]): string[] {

@@ -131,12 +131,13 @@ interface ParsedName {
  * when it joins and again when the node ahead goes), so only the new names are parsed.
  */
 export class ParticipantSorter {
-  readonly #own: LockRecipe;
+  readonly #own: LockRecipe | undefined;
   readonly #markers: readonly string[];
   /** The names of the last read; names that left the lock are dropped at the next one. */
   #known = new Map<string, ParsedName>();
 
-  constructor(own: LockRecipe, markers: readonly string[]) {
+  /** `own` undefined: no name is taken for another recipe's (see `LockDriver.recipe`). */
+  constructor(own: LockRecipe | undefined, markers: readonly string[]) {
     this.#own = own;
     this.#markers = markers;
   }
@@ -149,7 +150,7 @@ export class ParticipantSorter {
     for (const name of children) {
       let entry = previous.get(name);
       if (entry === undefined) {
-        const foreign = foreignRecipeOf(name, this.#own);
+        const foreign = this.#own === undefined ? undefined : foreignRecipeOf(name, this.#own);
         entry = {
           sequence: foreign === undefined ? lockSequence(name, this.#markers) : undefined,
           foreign,

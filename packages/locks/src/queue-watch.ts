@@ -1,0 +1,135 @@
+// How a queued node waits for its turn: the wait in Curator's internalLockLoop (watch the node
+// ahead, wait for it to go) and in InterProcessSemaphoreV2 (watch the leases, wait for one to
+// be returned), each followed by the next look at the queue. One per attempt; disposing it
+// withdraws a watch still armed.
+import { isNoNode, joinPath, type FrameworkClient } from '@zkrecipes/framework';
+import type { ConnectionWatch } from './connection-watch.js';
+import { WATCH_CHILDREN } from './lock-driver.js';
+import { WakeWait } from './wait-for-wake.js';
+
+/** One look at the queue. */
+export interface Listing {
+  /** The ConnectionWatch epoch read just before the read was sent: a hold it confirms dates from then. */
+  readonly epoch: number;
+  /** The children of the lock's path; none when the path does not exist. */
+  readonly children: readonly string[];
+}
+
+/** The children of `path`, none when it does not exist. */
+export async function listChildren(
+  client: FrameworkClient,
+  path: string,
+  signal: AbortSignal | undefined,
+): Promise<string[]> {
+  try {
+    return await client.getChildren(path, { signal });
+  } catch (error) {
+    if (isNoNode(error)) return [];
+    throw error;
+  }
+}
+
+/** The waits of one attempt on the queue under `basePath`. */
+export class QueueWatch implements Disposable {
+  readonly #client: FrameworkClient;
+  readonly #basePath: string;
+  readonly #connection: ConnectionWatch;
+  /** The attempt's signal (its deadline and the caller's); every request and wait gets it. */
+  readonly #signal: AbortSignal | undefined;
+  /** The watch the last look at the children left, not yet waited for. */
+  #childrenWatch: WakeWait | undefined;
+  /** Withdraws that watch when the attempt ends without it; made with the first such watch. */
+  #silence: AbortController | undefined;
+  #childrenSignal: AbortSignal | undefined;
+
+  constructor(
+    client: FrameworkClient,
+    basePath: string,
+    connection: ConnectionWatch,
+    signal: AbortSignal | undefined,
+  ) {
+    this.#client = client;
+    this.#basePath = basePath;
+    this.#connection = connection;
+    this.#signal = signal;
+  }
+
+  /** Looks at the queue now, leaving no watch. The read is sent before this returns. */
+  async list(): Promise<Listing> {
+    const epoch = this.#connection.epoch;
+    return { epoch, children: await listChildren(this.#client, this.#basePath, this.#signal) };
+  }
+
+  /**
+   * Waits until `watch` (a participant's name, or the children) changes, then looks at the
+   * queue again. Rejects with the signal's reason when it aborts (the deadline passed, the
+   * caller gave up). After the client's close the look meets the ClosedError.
+   */
+  changeOf(watch: string | typeof WATCH_CHILDREN): Promise<Listing> {
+    return watch === WATCH_CHILDREN ? this.#childrenChange() : this.#deletionOf(watch);
+  }
+
+  /**
+   * The node ahead, watched with getData (not exists: on a node that is already gone, exists
+   * would leave a watch behind). A watch that fires after the wait ended finds nothing to do;
+   * one that never fires leaves with the signal's abort.
+   *
+   * A handoff's critical path runs through the watch, so the watch sends the next look
+   * itself, from the event: the read is made ~9 µs after the event instead of 30-40 µs after
+   * it, behind the wait's promise jobs (measured on a loaded 2-core machine).
+   */
+  async #deletionOf(name: string): Promise<Listing> {
+    const deleted = new WakeWait();
+    let next: Promise<Listing> | undefined;
+    const watch = (): void => {
+      if (deleted.ended) return;
+      next = this.list();
+      next.catch(() => undefined); // not unhandled if an abort makes us drop it
+      deleted.wake();
+    };
+    const signal = this.#signal;
+    try {
+      await this.#client.getData(joinPath(this.#basePath, name), { watch, signal });
+      await deleted.wait({ signal, closed: this.#connection.closedSignal });
+    } catch (error) {
+      if (!isNoNode(error)) throw error; // gone already: look again at once
+    }
+    return next ?? this.list(); // none after the client's close: that look meets ClosedError
+  }
+
+  /**
+   * The children: each look leaves a watch for the next change (only a wait sets one: a lease
+   * that fits at the first, unwatched look leaves none), and the next wait waits for it.
+   */
+  async #childrenChange(): Promise<Listing> {
+    const closed = this.#connection.closedSignal;
+    await this.#childrenWatch?.wait({ signal: this.#signal, closed });
+    const changed = new WakeWait();
+    this.#childrenWatch = changed;
+    const epoch = this.#connection.epoch;
+    const children = await this.#client
+      .getChildren(this.#basePath, { watch: changed.wake, signal: this.#withdrawable() })
+      .catch((error: unknown) => {
+        if (isNoNode(error)) return []; // no watch set: our node is gone with the path
+        throw error;
+      });
+    return { epoch, children };
+  }
+
+  /** The signal of a children watch: the attempt's, and our own to withdraw it at the end. */
+  #withdrawable(): AbortSignal {
+    if (this.#childrenSignal === undefined) {
+      this.#silence = new AbortController();
+      const signal = this.#signal;
+      this.#childrenSignal =
+        signal === undefined
+          ? this.#silence.signal
+          : AbortSignal.any([signal, this.#silence.signal]);
+    }
+    return this.#childrenSignal;
+  }
+
+  [Symbol.dispose](): void {
+    this.#silence?.abort();
+  }
+}
