@@ -6,7 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import { joinPath, type FrameworkClient } from '@zkrecipes/framework';
 import { killSession, TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
 import { InterProcessMutex, InterProcessSemaphoreV2, Lease } from '../src/index.js';
-import { closeAll, connectedClient, tracingClient, watchedPaths, watchersOf } from './helpers.js';
+import { closeAll, connectedClient } from '@zkrecipes/test-support';
+import { tracingClient, watchedPaths, watchersOf } from './helpers.js';
 
 let server: TestingServer;
 let clients: FrameworkClient[];
