@@ -3,6 +3,8 @@
 // too, so a wait needs no timer of its own. Everything armed here is disarmed before it
 // returns, so a long-lived process that waits millions of times keeps no listeners behind.
 
+import { onAbort } from '@zkrecipes/framework/recipe-support';
+
 /** Why a wait returned (an abort rejects instead). */
 export type WakeReason = 'woken' | 'closed';
 
@@ -54,23 +56,26 @@ export class WakeWait {
       const finish = (): void => {
         this.#ended = true;
         this.#settle = undefined;
-        signal?.removeEventListener('abort', onAbort);
-        closed?.removeEventListener('abort', onClosed);
-      };
-      const onAbort = (): void => {
-        finish();
-        reject(signal?.reason as Error);
-      };
-      const onClosed = (): void => {
-        finish();
-        resolve('closed');
+        stopAbort?.();
+        stopClosed?.();
       };
       this.#settle = (reason) => {
         finish();
         resolve(reason);
       };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      closed?.addEventListener('abort', onClosed, { once: true });
+      // Every waiter of a client (and often of a caller's shared signal) listens here.
+      const stopAbort =
+        signal &&
+        onAbort(signal, () => {
+          finish();
+          reject(signal.reason as Error);
+        });
+      const stopClosed =
+        closed &&
+        onAbort(closed, () => {
+          finish();
+          resolve('closed');
+        });
     });
   }
 }

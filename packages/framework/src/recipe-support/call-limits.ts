@@ -10,6 +10,7 @@ import { ConnectionLossError } from '../errors/zookeeper-error-classes.js';
 import { isConnectedState } from '../state/connection-state.js';
 import { Deadline } from './deadline.js';
 import type { Wake } from './wake.js';
+import { onAbort } from '../retry/on-abort.js';
 
 /**
  * A recipe call's deadline, and the signal its requests and waits get (barriers and queues
@@ -83,27 +84,28 @@ export class CallLimits implements Disposable {
    */
   onGiveUp(giveUp: (reason: unknown) => void): () => void {
     const signal = this.#lookOnce ? this.signal : this.deadline.callerSignal;
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      giveUp(signal?.reason);
-    };
     let timer: NodeJS.Timeout | undefined;
     if (signal?.aborted === true) {
       giveUp(signal.reason);
       return () => undefined;
     }
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const stopListening =
+      signal &&
+      onAbort(signal, () => {
+        clearTimeout(timer);
+        giveUp(signal.reason);
+      });
     const leftMs = this.#lookOnce ? undefined : this.deadline.remainingMs();
     if (leftMs !== undefined) {
       timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
+        stopListening?.();
         this.#expiry ??= new DOMException('the deadline passed', 'TimeoutError');
         giveUp(this.#expiry);
       }, leftMs).unref();
     }
     return () => {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      stopListening?.();
     };
   }
 

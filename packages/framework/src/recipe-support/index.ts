@@ -28,6 +28,8 @@ export { Deadline } from './deadline.js';
 export type { DeadlineOptions } from './deadline.js';
 export { CallLimits, requestSignal, watchSignal } from './call-limits.js';
 export { NOT_CONNECTED, whileConnected } from './while-connected.js';
+// A listener on a signal that many waits share, without Node's per-listener cost and warning
+export { onAbort } from '../retry/on-abort.js';
 export type { WhileConnectedOptions } from './while-connected.js';
 
 // Cleanup

@@ -4,6 +4,7 @@
 import type { FrameworkClient } from '../client/framework-client.js';
 import { ClosedError } from '../errors/zookeeper-error-classes.js';
 import type { WatchedEvent } from '../zk/zookeeper-types.js';
+import { onAbort } from '../retry/on-abort.js';
 
 /** What {@link waitForWake} resolves when the deadline passes first. */
 export const TIMED_OUT: unique symbol = Symbol('timed out');
@@ -67,17 +68,17 @@ export function waitForWake<T>(
       if (done) return;
       done = true;
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      stopListening?.();
       held.subscription?.unsubscribe();
       action();
     };
     // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the caller's reason, unchanged
-    const onAbort = (): void => finish(() => reject(signal?.reason));
+    const aborted = (): void => finish(() => reject(signal?.reason));
     if (signal?.aborted === true) {
-      onAbort();
+      aborted();
       return;
     }
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const stopListening = signal && onAbort(signal, aborted);
     if (deadline !== undefined) {
       const remainingMs = Math.max(0, deadline - performance.now());
       timer = setTimeout(() => finish(() => resolve(TIMED_OUT)), remainingMs);

@@ -2,6 +2,7 @@ import { WatchBudgetExceededError } from '../errors/zookeeper-error-classes.js';
 import type { NzcEvent, NzcWatcher } from './nzc-types.js';
 import { watchEventTypeOf } from './nzc-adapter.js';
 import type { WatchedEvent, Watcher } from './zookeeper-types.js';
+import { onAbort } from '../retry/on-abort.js';
 
 /** Data/exists watches and child watches travel in separate lists of SetWatches. */
 export type WatchKind = 'data' | 'child';
@@ -108,8 +109,9 @@ export class WatchRegistry {
     const key = `${kind}:${path}`;
     const slot = this.#slots.get(key) ?? this.#openSlot(key, path);
     let done = false;
+    let stopListening: (() => void) | undefined;
     const leave = (): void => {
-      signal?.removeEventListener('abort', leave);
+      stopListening?.();
       slot.targets.delete(target);
       if (slot.targets.size === 0 && !slot.onServer) this.#closeSlot(key, slot);
     };
@@ -120,7 +122,7 @@ export class WatchRegistry {
         // A caller that gave up before the delivery came hears nothing.
         if (done || signal?.aborted === true) return;
         done = true;
-        signal?.removeEventListener('abort', leave);
+        stopListening?.();
         try {
           watcher(event);
         } catch (error) {
@@ -129,7 +131,7 @@ export class WatchRegistry {
       },
     };
     slot.targets.add(target);
-    signal?.addEventListener('abort', leave, { once: true });
+    if (signal) stopListening = onAbort(signal, leave);
     return {
       nzcWatcher: slot.nzcWatcher,
       watchSet: () => {

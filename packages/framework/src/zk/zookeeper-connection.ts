@@ -36,6 +36,7 @@ import type {
   WireTransactionOp,
   WireTransactionResult,
 } from './zookeeper-types.js';
+import { onAbort } from '../retry/on-abort.js';
 
 export interface ZooKeeperConnectionOptions {
   readonly connectString: string;
@@ -425,7 +426,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     return new Promise<T>((resolve, reject) => {
       const leave = (): void => {
         clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
+        stopListening?.();
         const index = this.#parked.indexOf(parked);
         if (index >= 0) this.#parked.splice(index, 1);
       };
@@ -439,8 +440,8 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
           reject(error);
         },
       };
-      const onAbort = (): void => parked.reject(signal?.reason as Error);
-      signal?.addEventListener('abort', onAbort, { once: true });
+      // Many waits may share one caller signal: onAbort keeps that O(1) and warning-free.
+      const stopListening = signal && onAbort(signal, () => parked.reject(signal.reason as Error));
       const timer = setTimeout(() => {
         parked.reject(
           new ConnectionLossError({
