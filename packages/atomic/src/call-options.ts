@@ -1,5 +1,4 @@
-import { describeValue, InvalidArgumentError } from '@zkrecipes/framework';
-import { checkOptionsObject } from '@zkrecipes/framework/recipe-support';
+import { checkOptionsObject, signalOption } from '@zkrecipes/framework/recipe-support';
 
 /** Options of every call of this package that talks to ZooKeeper. */
 export interface CallOptions {
@@ -15,9 +14,5 @@ export interface CallOptions {
 /** Checks `options` (an object or undefined; `signal` an AbortSignal); returns the signal. */
 export function checkCallOptions(options: unknown): AbortSignal | undefined {
   checkOptionsObject(options);
-  const signal = (options as CallOptions | undefined)?.signal;
-  if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw new InvalidArgumentError(`signal must be an AbortSignal; got ${describeValue(signal)}`);
-  }
-  return signal;
+  return signalOption((options as CallOptions | undefined)?.signal);
 }

@@ -49,7 +49,7 @@ export function checkRetryPolicy(name: string, policy: unknown): RetryPolicy {
 /** @internal Checks a {@link PromotedToLock} (undefined: no promotion). */
 export function checkPromotion(promotion: unknown): CheckedPromotion | undefined {
   if (promotion === undefined) return undefined;
-  checkOptionsObject(promotion);
+  checkOptionsObject(promotion, 'promotedToLock');
   const { lockPath, retryPolicy, maxLockTimeMs } = promotion as Partial<
     Record<keyof PromotedToLock, unknown>
   >;

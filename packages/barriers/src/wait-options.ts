@@ -1,4 +1,5 @@
-import { InvalidArgumentError, validateTimeoutMs } from '@zkrecipes/framework';
+import { describeValue, InvalidArgumentError, validateTimeoutMs } from '@zkrecipes/framework';
+import { signalOption } from '@zkrecipes/framework/recipe-support';
 
 /** Options of every blocking call of the barriers. */
 export interface WaitOptions {
@@ -16,12 +17,10 @@ export function validateWaitOptions(options: unknown): asserts options is WaitOp
   if (options === undefined) return;
   if (typeof options !== 'object' || options === null) {
     throw new InvalidArgumentError(
-      `options must be an object like { timeoutMs, signal }; got ${options === null ? 'null' : typeof options}`,
+      `options must be an object like { timeoutMs, signal }; got ${describeValue(options)}`,
     );
   }
   const { timeoutMs, signal } = options as { timeoutMs?: unknown; signal?: unknown };
   if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
-  if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw new InvalidArgumentError(`signal must be an AbortSignal; got ${typeof signal}`);
-  }
+  signalOption(signal);
 }

@@ -1,12 +1,6 @@
 // The limits of one discovery call: the caller's timeout and signal, and the recipe's close.
-import {
-  ClosedError,
-  describeValue,
-  InvalidArgumentError,
-  OperationTimeoutError,
-  validateTimeoutMs,
-} from '@zkrecipes/framework';
-import { checkOptionsObject, Deadline } from '@zkrecipes/framework/recipe-support';
+import { ClosedError, OperationTimeoutError, validateTimeoutMs } from '@zkrecipes/framework';
+import { checkOptionsObject, Deadline, signalOption } from '@zkrecipes/framework/recipe-support';
 
 /** What every waiting call of this package accepts. */
 export interface CallOptions {
@@ -21,9 +15,7 @@ export function checkCallOptions(options: CallOptions | undefined): CallOptions 
   checkOptionsObject(options);
   const { timeoutMs, signal } = options ?? {};
   if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
-  if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw new InvalidArgumentError(`signal must be an AbortSignal; got ${describeValue(signal)}`);
-  }
+  signalOption(signal);
   return options ?? {};
 }
 

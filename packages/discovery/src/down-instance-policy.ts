@@ -21,7 +21,7 @@ export class DownInstances {
   readonly #noted = new Map<string, { sinceMs: number; errors: number }>();
 
   constructor(policy: DownInstancePolicy = {}, now: () => number = () => performance.now()) {
-    checkOptionsObject(policy);
+    checkOptionsObject(policy, 'downInstancePolicy');
     const timeoutMs = policy.timeoutMs ?? 30_000;
     validateTimeoutMs('downInstancePolicy.timeoutMs', timeoutMs);
     this.#timeoutMs = timeoutMs;

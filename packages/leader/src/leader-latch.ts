@@ -15,18 +15,15 @@ import {
   type IterableObservable,
 } from '@zkrecipes/framework';
 import {
+  booleanOption,
   checkClient,
+  checkOptionsObject,
   checkRecipeOptions,
   deleteOwnNode,
+  signalOption,
 } from '@zkrecipes/framework/recipe-support';
 import { sortParticipants } from '@zkrecipes/locks';
-import {
-  checkConcurrency,
-  checkFlag,
-  checkId,
-  checkOptionsObject,
-  checkSignal,
-} from './check-options.js';
+import { checkConcurrency, checkId } from './check-options.js';
 import type {
   LeaderLatchAwaitOptions,
   LeaderLatchCloseOptions,
@@ -104,10 +101,13 @@ export class LeaderLatch {
   constructor(client: FrameworkClient, path: string, options: LeaderLatchOptions = {}) {
     checkClient('LeaderLatch', client);
     validatePath(path);
-    checkOptionsObject(options);
     checkRecipeOptions('LeaderLatch', options, ['id', 'notifyLeaderOnClose', 'concurrency']);
     this.#id = checkId(options.id);
-    this.#notifyLeaderOnClose = checkFlag('notifyLeaderOnClose', options.notifyLeaderOnClose);
+    this.#notifyLeaderOnClose = booleanOption(
+      'notifyLeaderOnClose',
+      options.notifyLeaderOnClose,
+      false,
+    );
     this.#concurrency = checkConcurrency(options.concurrency, DEFAULT_PARTICIPANT_READ_CONCURRENCY);
     this.#client = client;
     this.#path = path;
@@ -252,7 +252,7 @@ export class LeaderLatch {
     checkOptionsObject(options);
     const { timeoutMs } = options;
     if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
-    const signal = checkSignal(options.signal);
+    const signal = signalOption(options.signal);
     signal?.throwIfAborted();
     if (this.#state === LeaderState.LATENT) {
       throw new IllegalStateError('await() before start()', { path: this.#path });
@@ -277,7 +277,7 @@ export class LeaderLatch {
     const notify =
       options.notifyLeader === undefined
         ? this.#notifyLeaderOnClose
-        : checkFlag('notifyLeader', options.notifyLeader);
+        : booleanOption('notifyLeader', options.notifyLeader, false);
     if (this.#state === LeaderState.CLOSED) return;
     this.#state = LeaderState.CLOSED;
     this.#stopListening?.();

@@ -13,15 +13,13 @@ import {
   validatePath,
   type IterableObservable,
 } from '@zkrecipes/framework';
-import { checkClient, checkRecipeOptions } from '@zkrecipes/framework/recipe-support';
-import { InterProcessMutex, runInFlow } from '@zkrecipes/locks';
 import {
-  checkConcurrency,
-  checkFlag,
-  checkId,
-  checkOptionsObject,
-  checkSelectorListener,
-} from './check-options.js';
+  booleanOption,
+  checkClient,
+  checkRecipeOptions,
+} from '@zkrecipes/framework/recipe-support';
+import { InterProcessMutex, runInFlow } from '@zkrecipes/locks';
+import { checkConcurrency, checkId, checkSelectorListener } from './check-options.js';
 import { LeaderState } from './leader-state.js';
 import { LeaderTelemetry } from './leader-telemetry.js';
 import {
@@ -125,11 +123,10 @@ export class LeaderSelector {
   ) {
     checkClient('LeaderSelector', client);
     validatePath(path);
-    checkOptionsObject(options);
     checkRecipeOptions('LeaderSelector', options, ['id', 'autoRequeue', 'concurrency']);
     this.#takeLeadership = checkSelectorListener(listener);
     this.#id = checkId(options.id);
-    this.#autoRequeue = checkFlag('autoRequeue', options.autoRequeue);
+    this.#autoRequeue = booleanOption('autoRequeue', options.autoRequeue, false);
     this.#concurrency = checkConcurrency(options.concurrency, DEFAULT_PARTICIPANT_READ_CONCURRENCY);
     this.#client = client;
     this.#path = path;

@@ -1,6 +1,10 @@
 import { type FrameworkClient } from '@zkrecipes/framework';
-import { checkListener, checkRecipeOptions } from '@zkrecipes/framework/recipe-support';
-import { checkFlag, checkNodeData, checkOptionsObject } from './check-arguments.js';
+import {
+  booleanOption,
+  checkListener,
+  checkRecipeOptions,
+} from '@zkrecipes/framework/recipe-support';
+import { checkNodeData } from './check-arguments.js';
 import type { FlowScope } from './flow-scope.js';
 import { MUTEX_DRIVER } from './lock-driver.js';
 import { LockName } from './lock-node-names.js';
@@ -49,7 +53,6 @@ export class InterProcessMutex extends ReentrantLock {
   #revocationWatch: RevocationWatch | undefined;
 
   constructor(client: FrameworkClient, path: string, options: InterProcessMutexOptions = {}) {
-    checkOptionsObject(options);
     checkRecipeOptions('InterProcessMutex', options, ['lockData', 'pipelineRelease']);
     super(client, path, {
       driver: MUTEX_DRIVER,
@@ -57,7 +60,7 @@ export class InterProcessMutex extends ReentrantLock {
       maxLeases: 1,
       data: checkNodeData('lockData', options.lockData),
       component: 'InterProcessMutex',
-      pipelineRelease: checkFlag('pipelineRelease', options.pipelineRelease),
+      pipelineRelease: booleanOption('pipelineRelease', options.pipelineRelease, false),
     });
     this.#client = client;
   }

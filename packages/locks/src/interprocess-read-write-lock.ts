@@ -1,6 +1,10 @@
 import { type FrameworkClient } from '@zkrecipes/framework';
-import { checkClient, checkRecipeOptions } from '@zkrecipes/framework/recipe-support';
-import { checkFlag, checkNodeData, checkOptionsObject } from './check-arguments.js';
+import {
+  booleanOption,
+  checkClient,
+  checkRecipeOptions,
+} from '@zkrecipes/framework/recipe-support';
+import { checkNodeData } from './check-arguments.js';
 import type { FlowScope } from './flow-scope.js';
 import { IllegalMonitorStateError } from './illegal-monitor-state-error.js';
 import type { LockInternalsConfig } from './lock-internals.js';
@@ -175,11 +179,10 @@ export class InterProcessReadWriteLock {
     options: InterProcessReadWriteLockOptions = {},
   ) {
     checkClient('InterProcessReadWriteLock', client);
-    checkOptionsObject(options);
     checkRecipeOptions('InterProcessReadWriteLock', options, ['lockData', 'pipelineRelease']);
     const half: ReadWriteLockHalfOptions = {
       data: checkNodeData('lockData', options.lockData),
-      pipelineRelease: checkFlag('pipelineRelease', options.pipelineRelease),
+      pipelineRelease: booleanOption('pipelineRelease', options.pipelineRelease, false),
     };
     this.#writeLock = new WriteLock(client, path, half);
     this.#readLock = new ReadLock(client, path, this.#writeLock, half);

@@ -8,7 +8,7 @@ import {
 } from '@zkrecipes/framework';
 import { checkClient, checkRecipeOptions } from '@zkrecipes/framework/recipe-support';
 import { AcquireLimits } from './acquire-limits.js';
-import { checkAcquireArguments, checkNodeData, checkOptionsObject } from './check-arguments.js';
+import { checkAcquireArguments, checkNodeData } from './check-arguments.js';
 import { ConnectionWatch, HoldValidity } from './connection-watch.js';
 import type { AcquireOptions } from './interprocess-lock.js';
 import { Lease } from './lease.js';
@@ -73,7 +73,6 @@ export class InterProcessSemaphoreV2 {
         },
       );
     }
-    checkOptionsObject(options);
     this.#client = client;
     checkRecipeOptions('InterProcessSemaphoreV2', options, ['nodeData']);
     this.#maxLeases = maxLeases;

@@ -1,12 +1,10 @@
 import {
-  describeValue,
   type FrameworkClient,
-  InvalidArgumentError,
   isNoNode,
   type SignalOptions,
   validatePath,
 } from '@zkrecipes/framework';
-import { checkClient, checkOptionsObject } from '@zkrecipes/framework/recipe-support';
+import { checkClient, checkOptionsObject, signalOption } from '@zkrecipes/framework/recipe-support';
 
 /**
  * What a revocation request writes into a lock node: the 10 bytes of `__REVOKE__` (Curator's
@@ -38,10 +36,7 @@ export const Revoker = {
     checkClient('Revoker', client);
     validatePath(path);
     checkOptionsObject(options);
-    const { signal } = options;
-    if (signal !== undefined && !(signal instanceof AbortSignal)) {
-      throw new InvalidArgumentError(`signal must be an AbortSignal; got ${describeValue(signal)}`);
-    }
+    const signal = signalOption(options.signal);
     try {
       await client.setData(path, REVOKE_MESSAGE, { signal });
     } catch (error) {

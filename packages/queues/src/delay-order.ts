@@ -2,12 +2,12 @@
 // delay).
 import {
   compareSequenceWrapping,
+  describeValue,
   InvalidArgumentError,
   sequenceSuffix,
 } from '@zkrecipes/framework';
 import { splitItems, withoutSequence, type ItemOrder } from './item-order.js';
 import { DISTRIBUTED_QUEUE_PREFIX } from './queue-node-names.js';
-import { describeValue } from './validate-queue-input.js';
 
 const SEPARATOR = '|';
 

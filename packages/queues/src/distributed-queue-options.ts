@@ -1,11 +1,16 @@
 // The options of DistributedQueue: their documentation, defaults and checks, kept apart from
 // the class so it reads as behaviour.
-import { InvalidArgumentError, validatePath, validateTimeoutMs } from '@zkrecipes/framework';
+import {
+  describeValue,
+  InvalidArgumentError,
+  validatePath,
+  validateTimeoutMs,
+} from '@zkrecipes/framework';
 import { ErrorMode } from './error-mode.js';
 import { DEFAULT_HARD_MAX_ITEMS } from './put-limiter.js';
 import type { QueueConsumer } from './queue-consumption.js';
 import { bytesSerializer, type QueueSerializer } from './queue-serializer.js';
-import { describeValue, validateWholeNumber } from './validate-queue-input.js';
+import { validateWholeNumber } from './validate-queue-input.js';
 
 /** Options of {@link DistributedQueue}. */
 export interface DistributedQueueOptions<T> {

@@ -1,6 +1,7 @@
 import type { Subscription } from 'rxjs';
 import {
   ClosedError,
+  describeValue,
   type FrameworkClient,
   IllegalStateError,
   InvalidArgumentError,
@@ -33,12 +34,7 @@ import { QueueEvents, type QueueEvent, type QueueListener } from './queue-events
 import { DISTRIBUTED_QUEUE_PREFIX } from './queue-node-names.js';
 import type { QueueSerializer } from './queue-serializer.js';
 import { QueueTaker } from './queue-taker.js';
-import {
-  describeValue,
-  validateNodeSize,
-  validateWaitOptions,
-  type WaitOptions,
-} from './validate-queue-input.js';
+import { validateNodeSize, validateWaitOptions, type WaitOptions } from './validate-queue-input.js';
 import { whileConnected } from './while-connected.js';
 
 /** The queue's lifecycle: the framework's RecipeState (LATENT, STARTED, CLOSED). */

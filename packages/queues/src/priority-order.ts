@@ -1,9 +1,8 @@
 // DistributedPriorityQueue's node names and order (Curator's priorityToString and its plain
 // string sort of the children).
-import { InvalidArgumentError } from '@zkrecipes/framework';
+import { describeValue, InvalidArgumentError } from '@zkrecipes/framework';
 import { splitItems, withoutSequence, type ItemOrder } from './item-order.js';
 import { DISTRIBUTED_QUEUE_PREFIX } from './queue-node-names.js';
-import { describeValue } from './validate-queue-input.js';
 
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;

@@ -1,5 +1,6 @@
 import {
   ClosedError,
+  describeValue,
   type FrameworkClient,
   InvalidArgumentError,
   joinPath,
@@ -20,7 +21,6 @@ import { DEFAULT_HARD_MAX_ITEMS, PutLimiter } from './put-limiter.js';
 import { SIMPLE_QUEUE_PREFIX } from './queue-node-names.js';
 import { QueueTaker } from './queue-taker.js';
 import {
-  describeValue,
   validateNodeSize,
   validateWaitOptions,
   validateWholeNumber,

@@ -1,6 +1,12 @@
 // Argument checks shared by both queues, in the framework's message shape
 // (`<name> must be <rule>; got <value>`), so bad input fails before anything is sent.
-import { InvalidArgumentError, MAX_NODE_DATA_BYTES, validateTimeoutMs } from '@zkrecipes/framework';
+import {
+  describeValue,
+  InvalidArgumentError,
+  MAX_NODE_DATA_BYTES,
+  validateTimeoutMs,
+} from '@zkrecipes/framework';
+import { signalOption } from '@zkrecipes/framework/recipe-support';
 
 /** Options of the calls that may wait (take, poll, put on a bounded queue). */
 export interface WaitOptions {
@@ -8,15 +14,6 @@ export interface WaitOptions {
   readonly timeoutMs?: number | undefined;
   /** Aborting rejects the call with the signal's reason. Default: none. */
   readonly signal?: AbortSignal | undefined;
-}
-
-/** Shows a rejected value: `5`, `"x" (a string)`, `an object`. */
-export function describeValue(value: unknown): string {
-  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
-  if (typeof value === 'string') return `${JSON.stringify(value)} (a string)`;
-  if (value === null || value === undefined) return String(value);
-  if (Array.isArray(value)) return 'an array';
-  return `a value of type ${typeof value}`;
 }
 
 /** Asserts a whole number in [min, max]. */
@@ -38,9 +35,7 @@ export function validateWaitOptions(options: unknown): asserts options is WaitOp
   }
   const { timeoutMs, signal } = options as { timeoutMs?: unknown; signal?: unknown };
   if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
-  if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw new InvalidArgumentError(`signal must be an AbortSignal; got ${describeValue(signal)}`);
-  }
+  signalOption(signal);
 }
 
 /**

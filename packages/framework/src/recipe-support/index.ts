@@ -50,4 +50,5 @@ export {
   checkOptionsObject,
   checkRecipeOptions,
   positiveIntegerOption,
+  signalOption,
 } from './option-checks.js';

@@ -1,11 +1,16 @@
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import { describeValue } from '../paths/validate-number.js';
 
-/** Throws unless `options` is undefined or a plain object (not an array, not a primitive). */
-export function checkOptionsObject(options: unknown): void {
+/**
+ * Throws unless `options` is undefined or a plain object (not null, not an array, not a
+ * primitive). `name` is what the message calls it: `options` unless the object is one option
+ * of another (`promotedToLock`). Undefined passes because every options argument is optional;
+ * a call site that needs an object gives its parameter a `= {}` default.
+ */
+export function checkOptionsObject(options: unknown, name = 'options'): void {
   if (options === undefined) return;
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new InvalidArgumentError(`options must be an object; got ${describeValue(options)}`);
+    throw new InvalidArgumentError(`${name} must be an object; got ${describeValue(options)}`);
   }
 }
 
@@ -27,6 +32,12 @@ export function positiveIntegerOption(name: string, value: unknown, fallback: nu
     );
   }
   return value;
+}
+
+/** `value` when it is an AbortSignal, undefined when undefined; anything else throws. */
+export function signalOption(value: unknown): AbortSignal | undefined {
+  if (value === undefined || value instanceof AbortSignal) return value;
+  throw new InvalidArgumentError(`signal must be an AbortSignal; got ${describeValue(value)}`);
 }
 
 /** Throws unless `listener` is a function. */

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { InvalidArgumentError } from '../../src/errors/zookeeper-error-classes.js';
-import { checkRecipeOptions } from '../../src/recipe-support/option-checks.js';
+import {
+  booleanOption,
+  checkOptionsObject,
+  checkRecipeOptions,
+  signalOption,
+} from '../../src/recipe-support/option-checks.js';
 
 describe('checkRecipeOptions', () => {
   const known = ['lockData', 'pipelineRelease'];
@@ -36,5 +41,57 @@ describe('checkRecipeOptions', () => {
     for (const options of [null, 3, 'x', []]) {
       assert.throws(() => checkRecipeOptions('Mutex', options, known), InvalidArgumentError);
     }
+  });
+});
+
+describe('checkOptionsObject', () => {
+  it('accepts undefined and plain objects', () => {
+    checkOptionsObject(undefined);
+    checkOptionsObject({});
+    checkOptionsObject({ signal: undefined }, 'promotedToLock');
+  });
+
+  it('refuses null, an array and primitives, naming the argument and the value', () => {
+    for (const [value, shown] of [
+      [null, 'null'],
+      [[], 'an array'],
+      [3, '3'],
+      ['x', '"x" (a string)'],
+    ] as const) {
+      assert.throws(
+        () => checkOptionsObject(value),
+        (error: unknown) =>
+          error instanceof InvalidArgumentError &&
+          error.detail === `options must be an object; got ${shown}`,
+      );
+    }
+    assert.throws(
+      () => checkOptionsObject([], 'promotedToLock'),
+      (error: unknown) =>
+        error instanceof InvalidArgumentError &&
+        error.detail === 'promotedToLock must be an object; got an array',
+    );
+  });
+});
+
+describe('booleanOption and signalOption', () => {
+  it('pass valid values, fall back on undefined and name what was wrong', () => {
+    assert.equal(booleanOption('autoRequeue', undefined, false), false);
+    assert.equal(booleanOption('autoRequeue', true, false), true);
+    assert.throws(
+      () => booleanOption('autoRequeue', 'yes', false),
+      (error: unknown) =>
+        error instanceof InvalidArgumentError &&
+        error.detail === 'autoRequeue must be a boolean; got "yes" (a string)',
+    );
+    const signal = new AbortController().signal;
+    assert.equal(signalOption(signal), signal);
+    assert.equal(signalOption(undefined), undefined);
+    assert.throws(
+      () => signalOption({ aborted: false }),
+      (error: unknown) =>
+        error instanceof InvalidArgumentError &&
+        error.detail === 'signal must be an AbortSignal; got a value of type object',
+    );
   });
 });
