@@ -122,7 +122,7 @@ export class SharedValue {
     });
     this.#dispatcher = new EventDispatcher(
       new Subject<SharedValueEvent>(),
-      this.#logger,
+      client,
       `${this.#component} listener`,
     );
     this.#watch = new RearmableWatch((event, current) => {

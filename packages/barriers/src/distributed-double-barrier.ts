@@ -17,6 +17,7 @@ import {
   waitForWake,
   Wake,
   watchSignal,
+  reportRecipeFailure,
 } from '@zkrecipes/framework/recipe-support';
 import { READY_NODE, sortedMembers } from './barrier-members.js';
 import { validateWaitOptions, type WaitOptions } from './wait-options.js';
@@ -332,7 +333,7 @@ export class DistributedDoubleBarrier {
     const removing = deleteOwnNode(this.#client, path);
     if (signal === undefined) return removing;
     const reported = removing.catch((error: unknown) =>
-      this.#client.reportUnhandledError(error, `removing ${path}`),
+      reportRecipeFailure(this.#client, undefined, error, `removing ${path}`),
     );
     if (signal.aborted) return;
     await waitForWake(reported, { signal, client: this.#client, path }).catch(() => undefined);

@@ -95,8 +95,7 @@ export class CuratorCache {
     this.#path = path;
     // Every request in flight listens to it: up to twice `concurrency`.
     setMaxListeners(0, this.#closer.signal);
-    const logger = client.logger.child({ component: 'CuratorCache', path });
-    this.#dispatcher = new EventDispatcher(new Subject(), logger, 'CuratorCache listener');
+    this.#dispatcher = new EventDispatcher(new Subject(), client, 'CuratorCache listener');
     this.#telemetry = new CacheTelemetry(client, 'CuratorCache', path, () => this.size);
     this.#watcher = new PersistentWatcher(client, path, { recursive });
     this.#tree = new CacheTree(client, path, {

@@ -69,8 +69,7 @@ export class NodeCache {
     this.#client = client;
     this.#path = path;
     this.#hub = WatchHub.of(client);
-    const logger = client.logger.child({ component: 'NodeCache', path });
-    this.#dispatcher = new EventDispatcher(this.#subject, logger, 'nodeChanged listener');
+    this.#dispatcher = new EventDispatcher(this.#subject, client, 'nodeChanged listener');
     this.#telemetry = new CacheTelemetry(client, 'NodeCache', path, () =>
       this.#current === undefined ? 0 : 1,
     );

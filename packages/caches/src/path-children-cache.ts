@@ -90,7 +90,7 @@ export class PathChildrenCache {
     this.#client = client;
     this.#path = path;
     const logger = client.logger.child({ component: 'PathChildrenCache', path });
-    this.#dispatcher = new EventDispatcher(new Subject(), logger, 'childEvent listener');
+    this.#dispatcher = new EventDispatcher(new Subject(), client, 'childEvent listener');
     this.#telemetry = new CacheTelemetry(client, 'PathChildrenCache', path, () => {
       return this.#tracker.current.size;
     });

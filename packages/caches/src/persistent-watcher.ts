@@ -77,9 +77,8 @@ export class PersistentWatcher {
     this.#recursive = booleanOption('recursive', options.recursive, true);
     this.#client = client;
     this.#path = path;
-    const logger = client.logger.child({ component: 'PersistentWatcher', path });
-    this.#events = new EventDispatcher(new Subject(), logger, 'persistent watch listener');
-    this.#resets = new EventDispatcher(new Subject(), logger, 'reset listener');
+    this.#events = new EventDispatcher(new Subject(), client, 'persistent watch listener');
+    this.#resets = new EventDispatcher(new Subject(), client, 'reset listener');
   }
 
   /** The watched path. */

@@ -64,10 +64,14 @@ export class ServiceCache<P extends ServicePayload = ServicePayload> {
     const concurrency = positiveIntegerOption('concurrency', options.concurrency, 64);
     this.#discovery = discovery;
     this.#cache = new PathChildrenCache(discovery.client, path, { concurrency });
-    const logger = discovery.client.logger.child({ component: 'ServiceCache', path });
-    this.#dispatcher = new EventDispatcher(this.#subject, logger, 'cacheChanged listener');
+    this.#dispatcher = new EventDispatcher(
+      this.#subject,
+      discovery.client,
+      'cacheChanged listener',
+    );
     this.#cache.events.subscribe((event) => this.#onEvent(event));
-    this.#cache.errors.subscribe(({ error, context }) => this.#dispatcher.report(error, context));
+    // The cache reported each to the client already: only this recipe's stream gets it again.
+    this.#cache.errors.subscribe(({ error, context }) => this.#dispatcher.forward(error, context));
     this.#closed = new Promise((resolve) => (this.#markClosed = resolve));
   }
 

@@ -91,7 +91,7 @@ export class ServiceDiscovery<P extends ServicePayload = ServicePayload> {
     }
     this.#thisInstance = options.thisInstance;
     this.#logger = client.logger.child({ component: 'ServiceDiscovery', path: basePath });
-    this.#dispatcher = new EventDispatcher(new Subject<never>(), this.#logger, 'discovery');
+    this.#dispatcher = new EventDispatcher(new Subject<never>(), client, 'discovery');
     this.#queries = new InstanceQueries(client, serializer, concurrency, (error, context) =>
       this.#dispatcher.report(error, context),
     );
@@ -171,8 +171,9 @@ export class ServiceDiscovery<P extends ServicePayload = ServicePayload> {
       this.pathForName(instance.name),
       instance,
       bytes,
+      // The node reported each to the client already: only this recipe's stream gets it again.
       (error, context) => {
-        if (!isClosed(error)) this.#dispatcher.report(error, context);
+        if (!isClosed(error)) this.#dispatcher.forward(error, context);
       },
       this.#logger,
     );

@@ -95,8 +95,7 @@ export class GroupMember {
     this.#id = memberId;
     this.#node = new PersistentNode(client, memberPath, CreateMode.EPHEMERAL, payload);
     this.#subject = new BehaviorSubject<GroupMembers>(new Map([[memberId, Buffer.from(payload)]]));
-    const logger = client.logger.child({ component: 'GroupMember', path: groupPath });
-    this.#dispatcher = new EventDispatcher(this.#subject, logger, 'membersChanged listener');
+    this.#dispatcher = new EventDispatcher(this.#subject, client, 'membersChanged listener');
     this.#telemetry = new GroupTelemetry(client, groupPath, () => this.getCurrentMembers().size);
     this.#errors = iterableObservable(merge(this.#dispatcher.errors, this.#node.errors));
     this.#view = new GroupView(client, groupPath, {

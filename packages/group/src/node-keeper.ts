@@ -350,10 +350,7 @@ export class NodeKeeper {
     if (this.#stopped) {
       if (!this.#options.deleteAfterStop) return;
       deleteOwnNode(this.#client, path).catch((error: unknown) => {
-        this.#options.logger.warn('could not delete a node created after close', {
-          node: path,
-          error,
-        });
+        this.#options.report(error, `deleting ${path}, created after close`);
       });
       return;
     }

@@ -118,7 +118,7 @@ export class PersistentNode {
     this.#basePath = path;
     this.#mode = mode;
     this.#logger = client.logger.child({ component: 'PersistentNode', path });
-    this.#dispatcher = new EventDispatcher(new Subject(), this.#logger, 'nodeCreated listener');
+    this.#dispatcher = new EventDispatcher(new Subject(), client, 'nodeCreated listener');
     this.#keeper = new NodeKeeper(client, {
       basePath: path,
       mode,
@@ -281,8 +281,9 @@ export class PersistentNode {
         try {
           await deleteOwnNode(this.#client, path);
         } catch (error) {
-          // Not a connection problem (NO_AUTH, say): close() itself still succeeds.
-          this.#logger.warn('could not delete the node on close', { node: path, error });
+          // Not a connection problem (NO_AUTH, say): close() itself still succeeds, so the
+          // failure goes where background failures go (the errors stream is still open).
+          this.#dispatcher.report(error, `deleting ${path} on close`);
         }
       }
       this.#keeper.rejectWaiters(

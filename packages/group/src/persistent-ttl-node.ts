@@ -100,7 +100,7 @@ export class PersistentTtlNode {
     this.#ttlMs = ttlMs;
     this.#periodMs = Math.max(1, Math.floor(ttlMs / factor));
     this.#logger = client.logger.child({ component: 'PersistentTtlNode', path });
-    this.#touchErrors = new EventDispatcher(new Subject(), this.#logger, 'touch');
+    this.#touchErrors = new EventDispatcher(new Subject(), client, 'touch');
     this.#node = new PersistentNode(client, path, 'CONTAINER', options.data, {
       createParents,
       deleteOnClose: false,

@@ -113,7 +113,7 @@ export class LeaderLatch {
     this.#path = path;
     this.#logger = client.logger.child({ component: 'LeaderLatch', path });
     const telemetry = new LeaderTelemetry(client, 'LeaderLatch', path);
-    this.#leadership = new LeadershipState(this.#logger, telemetry);
+    this.#leadership = new LeadershipState(client, this.#logger, telemetry);
     this.#watch = new SingleWatch(client, this.#closer.signal, (event) => {
       this.#logger.debug('watch fired', { type: event.type, watched: event.path });
       telemetry.watchFired();
@@ -437,10 +437,7 @@ export class LeaderLatch {
       await deleteOwnNode(this.#client, ourPath, { signal });
     } catch (error) {
       // Not a connection problem (NO_AUTH, say): the node stays until its session ends.
-      this.#logger.warn('could not delete our node; it goes with its session', {
-        ourPath,
-        error,
-      });
+      this.#leadership.report(error, `deleting ${ourPath} (it goes with its session)`);
     }
   }
 

@@ -133,6 +133,7 @@ export class LeaderSelector {
     this.#mutex = new InterProcessMutex(client, path, { lockData: Buffer.from(this.#id, 'utf8') });
     this.#logger = client.logger.child({ component: 'LeaderSelector', path });
     this.#leadership = new LeadershipState(
+      client,
       this.#logger,
       new LeaderTelemetry(client, 'LeaderSelector', path),
     );

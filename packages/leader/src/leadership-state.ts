@@ -10,6 +10,7 @@ import {
   type IterableObservable,
   iterableObservable,
 } from '@zkrecipes/framework';
+import { reportRecipeFailure, type FailureReporter } from '@zkrecipes/framework/recipe-support';
 import type { LeaderTelemetry } from './leader-telemetry.js';
 
 /** The listener events of both recipes (Curator's `LeaderLatchListener` methods). */
@@ -31,11 +32,14 @@ export class LeadershipState {
     isLeader: new Set(),
     notLeader: new Set(),
   };
+  readonly #client: FailureReporter;
   readonly #logger: Logger;
   readonly #telemetry: LeaderTelemetry | undefined;
   #closed = false;
 
-  constructor(logger: Logger, telemetry?: LeaderTelemetry) {
+  /** `client` is the recipe's: failures go to its `unhandledErrors` (and its log) too. */
+  constructor(client: FailureReporter, logger: Logger, telemetry?: LeaderTelemetry) {
+    this.#client = client;
     this.#logger = logger;
     this.#telemetry = telemetry;
   }
@@ -94,10 +98,12 @@ export class LeadershipState {
     };
   }
 
-  /** Reports a background failure on the errors stream and the log. */
+  /**
+   * Reports a background failure on the errors stream (until closed) and the client's
+   * `unhandledErrors`, which also logs it.
+   */
   report(error: unknown, context: string): void {
-    this.#logger.error(`unhandled error in ${context}`, { error });
-    if (!this.#closed) this.#errors.next({ error, context });
+    reportRecipeFailure(this.#client, this.#closed ? undefined : this.#errors, error, context);
   }
 
   /** Removes every listener and completes both streams (the flag keeps its last value). */

@@ -3,6 +3,7 @@ import {
   booleanOption,
   checkListener,
   checkRecipeOptions,
+  reportRecipeFailure,
 } from '@zkrecipes/framework/recipe-support';
 import { checkNodeData } from './check-arguments.js';
 import type { FlowScope } from './flow-scope.js';
@@ -112,11 +113,11 @@ export class InterProcessMutex extends ReentrantLock {
         const result = listener(this);
         if (result instanceof Promise) {
           result.catch((error: unknown) =>
-            this.#client.reportUnhandledError(error, 'revocation listener'),
+            reportRecipeFailure(this.#client, undefined, error, 'revocation listener'),
           );
         }
       } catch (error) {
-        this.#client.reportUnhandledError(error, 'revocation listener');
+        reportRecipeFailure(this.#client, undefined, error, 'revocation listener');
       }
     });
   }

@@ -17,7 +17,7 @@ import type { AcquireLimits } from './acquire-limits.js';
 import { ConnectionWatch } from './connection-watch.js';
 import { HOLDS, type LockDriver } from './lock-driver.js';
 import { ParticipantSorter, sortParticipants } from './lock-node-names.js';
-import { releaseOwnNode, removeOwnNode } from './own-node.js';
+import { releaseOwnNode, removeOwnNode, reportDeleteFailure } from './own-node.js';
 import { listChildren, QueueWatch, type Listing } from './queue-watch.js';
 import { NODE_VANISHED, retryWhileVanished } from './retry-vanished.js';
 import { untilAborted } from './wait-for-wake.js';
@@ -173,7 +173,7 @@ export class LockInternals {
       if (isClosed(error)) return;
       // Nobody awaits it: say so. Retryable failures go on in the background until the node
       // is gone; anything else leaves the node until the session ends.
-      this.#logger.warn('releasing the lock failed', { lockPath: path, error });
+      reportDeleteFailure(this.#client, this.#logger, error, `releasing ${path}`);
     });
   }
 

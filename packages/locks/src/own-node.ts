@@ -1,7 +1,11 @@
 // Letting go of our node (a lock node, a lease) without ever waiting out an outage: on release,
 // and in the cleanup after an acquire that timed out, was aborted or failed.
 import { isClosed, isRetryable, type FrameworkClient, type Logger } from '@zkrecipes/framework';
-import { deleteOwnNode, OWN_NODE_ANSWER_WAIT_MS } from '@zkrecipes/framework/recipe-support';
+import {
+  deleteOwnNode,
+  OWN_NODE_ANSWER_WAIT_MS,
+  reportRecipeFailure,
+} from '@zkrecipes/framework/recipe-support';
 import { ConnectionWatch } from './connection-watch.js';
 import { untilAborted, waitForWake } from './wait-for-wake.js';
 
@@ -31,7 +35,7 @@ export async function releaseOwnNode(client: FrameworkClient, path: string): Pro
     if (outcome === LATE) {
       deleting.catch((error: unknown) => {
         if (!isClosed(error) && !isRetryable(error)) {
-          client.reportUnhandledError(error, `releasing ${path}`);
+          reportRecipeFailure(client, undefined, error, `releasing ${path}`);
         }
       });
     }
@@ -62,7 +66,7 @@ export function reportDeleteFailure(
     logger.debug(`${where}: retrying in the background`, { error });
     return;
   }
-  client.reportUnhandledError(error, where);
+  reportRecipeFailure(client, undefined, error, where);
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   WatchEventType,
   type WatchedEvent,
 } from '@zkrecipes/framework';
+import { reportRecipeFailure } from '@zkrecipes/framework/recipe-support';
 import { REVOKE_MESSAGE } from './revoker.js';
 
 /**
@@ -54,7 +55,7 @@ export class RevocationWatch {
     } catch (error) {
       // Gone (released, or its session ended), stopped, or the client closed: nothing to do.
       if (isNoNode(error) || isClosed(error) || signal.aborted) return;
-      this.#client.reportUnhandledError(error, `revocation watch on ${path}`);
+      reportRecipeFailure(this.#client, undefined, error, `revocation watch on ${path}`);
     }
   }
 }

@@ -141,7 +141,7 @@ export class DistributedQueue<T = Buffer> {
     this.#closeTimeoutMs = closeTimeoutMs;
     this.#logger = client.logger.child({ component: recipe, path: queuePath });
     this.#telemetry = new QueueTelemetry(client, recipe, queuePath, () => this.#taker.lastCount);
-    this.#events = new QueueEvents(this.#logger, this.#telemetry);
+    this.#events = new QueueEvents(client, this.#telemetry);
     this.#limiter = new PutLimiter(client, queuePath, maxItems, hardMaxItems);
     this.#safety =
       lockPath === undefined

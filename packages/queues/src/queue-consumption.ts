@@ -9,7 +9,7 @@ import {
   joinPath,
   type Logger,
 } from '@zkrecipes/framework';
-import { CallLimits } from '@zkrecipes/framework/recipe-support';
+import { CallLimits, reportRecipeFailure } from '@zkrecipes/framework/recipe-support';
 import { Closing } from './closing.js';
 import { ErrorMode } from './error-mode.js';
 import { decodeEnvelope } from './item-envelope.js';
@@ -198,7 +198,12 @@ export class QueueConsumption<T> {
           return null;
         }
         const delayMs = Math.min(MAX_BACKOFF_MS, 100 * 2 ** failures);
-        this.#options.logger.warn('taking from the queue failed; retrying', { delayMs, error });
+        reportRecipeFailure(
+          this.#options.client,
+          undefined,
+          error,
+          `taking from the queue (retrying in ${delayMs} ms)`,
+        );
         this.#options.events.emit({ type: 'takeError', error });
         try {
           await stopped.until(sleep(delayMs, undefined, { signal: stopped.signal }), limits);
@@ -241,7 +246,7 @@ export class QueueConsumption<T> {
     items: readonly T[],
     context: ConsumeContext,
   ): Promise<void> {
-    const { errorMode, events, logger } = this.#options;
+    const { client, errorMode, events } = this.#options;
     for (const item of items) {
       const trace = events.telemetry?.processStarted(taken.path);
       try {
@@ -249,7 +254,7 @@ export class QueueConsumption<T> {
         trace?.end();
       } catch (error) {
         trace?.end(error ?? 'consumer failed');
-        logger.warn('queue consumer threw', { path: taken.path, error });
+        reportRecipeFailure(client, undefined, error, `queue consumer of ${taken.path}`);
         if (taken.lease === undefined) {
           events.emit({ type: 'consumerError', path: taken.path, error, action: 'none' });
           continue;
@@ -293,7 +298,7 @@ export class QueueConsumption<T> {
     try {
       return decodeEnvelope(taken.data).map((bytes) => this.#options.serializer.deserialize(bytes));
     } catch (error) {
-      const { logger, events, deadLetterPath } = this.#options;
+      const { client, events, deadLetterPath } = this.#options;
       let deadLetter: string | undefined;
       if (deadLetterPath !== undefined) {
         deadLetter = await this.#park(taken, deadLetterPath);
@@ -302,11 +307,13 @@ export class QueueConsumption<T> {
           return undefined;
         }
       }
-      logger.error(`corrupted queue item, ${deadLetter === undefined ? 'deleted' : 'parked'}`, {
-        path: taken.path,
-        deadLetter,
+      reportRecipeFailure(
+        client,
+        undefined,
         error,
-      });
+        `corrupted queue item ${taken.path}, ` +
+          (deadLetter === undefined ? 'deleted' : `parked as ${deadLetter}`),
+      );
       events.emit({ type: 'corrupt', path: taken.path, error, deadLetter });
       if (taken.lease !== undefined) await this.#end(taken, entry, { kind: 'delete' });
       return undefined;
@@ -323,10 +330,17 @@ export class QueueConsumption<T> {
         orSetData: true,
       });
     } catch (error) {
-      this.#options.logger.error('could not park an unreadable queue item', {
+      const { client, logger } = this.#options;
+      reportRecipeFailure(
+        client,
+        undefined,
+        error,
+        `parking the unreadable queue item ${taken.path}`,
+      );
+      // Not a second report of the failure: the only copy of the item's bytes, for recovery.
+      logger.warn('the unreadable queue item that could not be parked', {
         path: taken.path,
         bytes: taken.data.toString('base64'),
-        error,
       });
       return undefined;
     }
@@ -343,7 +357,7 @@ export class QueueConsumption<T> {
     end: LeaseEnd,
     byClose = false,
   ): Promise<EndOutcome> {
-    const { safety, taker, events, logger } = this.#options;
+    const { client, safety, taker, events, logger } = this.#options;
     if (taken.lease === undefined || safety === undefined) return { status: 'done' };
     if (entry.abandoned && !byClose) return { status: 'skipped' };
     entry.ending = true;
@@ -368,10 +382,12 @@ export class QueueConsumption<T> {
       return { status: 'done', requeuedAs: outcome.requeuedAs };
     } catch (error) {
       taker.finished(taken.name);
-      logger.error('could not finish a queue item; its lock goes with the session', {
-        path: taken.path,
+      reportRecipeFailure(
+        client,
+        undefined,
         error,
-      });
+        `finishing the queue item ${taken.path} (its lock goes with the session)`,
+      );
       return { status: 'failed' };
     } finally {
       entry.ending = false;

@@ -2,7 +2,8 @@
 // listeners. Listeners are isolated: one that throws (or returns a rejected promise) is logged
 // and cannot disturb the queue, other listeners, or the process.
 import { Subject } from 'rxjs';
-import { iterableObservable, type IterableObservable, type Logger } from '@zkrecipes/framework';
+import { iterableObservable, type IterableObservable } from '@zkrecipes/framework';
+import { reportRecipeFailure, type FailureReporter } from '@zkrecipes/framework/recipe-support';
 import type { QueueTelemetry } from './queue-telemetry.js';
 
 /** What happened to an item. `path` is always the item's node path. */
@@ -84,12 +85,13 @@ export class QueueEvents {
   readonly #subject = new Subject<QueueEvent>();
   readonly #events = iterableObservable(this.#subject.asObservable());
   readonly #listeners = new Set<QueueListener>();
-  readonly #logger: Logger;
+  readonly #client: FailureReporter;
   /** The queue's metrics and spans (the consumers' spans are started through it too). */
   readonly telemetry: QueueTelemetry | undefined;
 
-  constructor(logger: Logger, telemetry?: QueueTelemetry) {
-    this.#logger = logger;
+  /** `client` is the queue's: a listener's failure goes to its `unhandledErrors` and log. */
+  constructor(client: FailureReporter, telemetry?: QueueTelemetry) {
+    this.#client = client;
     this.telemetry = telemetry;
   }
 
@@ -110,10 +112,10 @@ export class QueueEvents {
       try {
         const result = listener(event);
         if (result instanceof Promise) {
-          result.catch((error: unknown) => this.#logger.error('queue listener failed', { error }));
+          result.catch((error: unknown) => this.#listenerFailed(event, error));
         }
       } catch (error) {
-        this.#logger.error('queue listener threw', { event: event.type, error });
+        this.#listenerFailed(event, error);
       }
     }
     this.#subject.next(event);
@@ -122,5 +124,9 @@ export class QueueEvents {
   close(): void {
     this.#listeners.clear();
     this.#subject.complete();
+  }
+
+  #listenerFailed(event: QueueEvent, error: unknown): void {
+    reportRecipeFailure(this.#client, undefined, error, `queue listener of a ${event.type} event`);
   }
 }

@@ -1,6 +1,6 @@
 import { Subject } from 'rxjs';
-import type { Logger } from '../logging/logger.js';
 import { iterableObservable, type IterableObservable } from '../streams/iterable-observable.js';
+import { reportRecipeFailure, type FailureReporter } from './report-recipe-failure.js';
 
 /** A failure with no caller to reject: a throwing listener, a background read that failed. */
 export interface RecipeError {
@@ -15,10 +15,11 @@ export interface RecipeError {
  * consumer can stall or break the recipe: events are queued and delivered in order from a
  * microtask (never inside the recipe's own processing, so a listener that calls back into the
  * recipe sees a consistent state), and a listener that throws or rejects is reported on
- * {@link errors} and the log instead of propagating.
+ * {@link errors} and the client's `unhandledErrors` (which logs it) instead of propagating.
  *
- * For recipes: each keeps its own `errors` stream (a recipe's failures belong to it), and may
- * also feed `client.reportUnhandledError`.
+ * For recipes: each keeps its own `errors` stream (a recipe's failures belong to it), and
+ * every failure also reaches `client.unhandledErrors`, the one stream an application watches
+ * for all its recipes.
  */
 export class EventDispatcher<E> {
   readonly #subject: Subject<E>;
@@ -26,17 +27,20 @@ export class EventDispatcher<E> {
   readonly #errorStream = iterableObservable(this.#errors.asObservable());
   readonly #events: IterableObservable<E>;
   readonly #listeners = new Set<(event: E) => unknown>();
-  readonly #logger: Logger;
+  readonly #client: FailureReporter;
   readonly #listenerName: string;
   #queue: { event: E; toListeners: boolean; toStream: boolean }[] = [];
   #scheduled = false;
   #closed = false;
 
-  /** `subject` is what {@link events} exposes: a BehaviorSubject when the events are states. */
-  constructor(subject: Subject<E>, logger: Logger, listenerName: string) {
+  /**
+   * `subject` is what {@link events} exposes: a BehaviorSubject when the events are states.
+   * `client` is the recipe's client: failures go to its `unhandledErrors` and log.
+   */
+  constructor(subject: Subject<E>, client: FailureReporter, listenerName: string) {
     this.#subject = subject;
     this.#events = iterableObservable(subject.asObservable());
-    this.#logger = logger;
+    this.#client = client;
     this.#listenerName = listenerName;
   }
 
@@ -45,7 +49,10 @@ export class EventDispatcher<E> {
     return this.#events;
   }
 
-  /** Failures of listeners and background work, also logged at error. */
+  /**
+   * Failures of listeners and background work; each also goes to the client's
+   * `unhandledErrors` and is logged there at error.
+   */
   get errors(): IterableObservable<RecipeError> {
     return this.#errorStream;
   }
@@ -91,9 +98,20 @@ export class EventDispatcher<E> {
     queueMicrotask(() => this.#drain());
   }
 
-  /** Reports a background failure on {@link errors} and the log. */
+  /**
+   * Reports a background failure on {@link errors} (until closed) and the client's
+   * `unhandledErrors`, which also logs it.
+   */
   report(error: unknown, context: string): void {
-    this.#logger.error(`unhandled error in ${context}`, { error });
+    reportRecipeFailure(this.#client, this.#closed ? undefined : this.#errors, error, context);
+  }
+
+  /**
+   * Publishes on {@link errors} only a failure that an inner recipe (a cache or a node this
+   * recipe owns) has reported to the client already, so `unhandledErrors` and the log get it
+   * once.
+   */
+  forward(error: unknown, context: string): void {
     if (!this.#closed) this.#errors.next({ error, context });
   }
 
