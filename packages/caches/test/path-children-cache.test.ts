@@ -272,12 +272,14 @@ describe('PathChildrenCache', () => {
     assert.deepEqual(cachedView(cache), ['a=a', 'b=b']);
   });
 
-  it('lifecycle: start twice rejects, close twice is a no-op, close stops events; a throwing listener goes to errors and the others still run', async () => {
+  it('lifecycle: start twice rejects, close twice is a no-op, close stops events; a throwing listener goes to errors and client.unhandledErrors, and the others still run', async () => {
     const parent = await writer.create(uniquePath('pcc-life'));
     const cache = new PathChildrenCache(client, parent);
     assert.equal(cache.state, RecipeState.LATENT);
     const errors: RecipeError[] = [];
     cache.errors.subscribe((error) => errors.push(error));
+    const unhandled: RecipeError[] = [];
+    const unhandledSubscription = client.unhandledErrors.subscribe((u) => unhandled.push(u));
     cache.on('childEvent', () => {
       throw new Error('listener bug');
     });
@@ -294,6 +296,12 @@ describe('PathChildrenCache', () => {
     assert.equal(errors.length, 1);
     assert.match(String((errors[0]?.error as Error).message), /listener bug/);
     assert.equal(errors[0]?.context, 'childEvent listener');
+    // The same failure, once, on the client's stream: what an application watches for all.
+    assert.deepEqual(
+      unhandled.filter((u) => u.error === errors[0]?.error),
+      [{ error: errors[0]?.error, context: 'childEvent listener' }],
+    );
+    unhandledSubscription.unsubscribe();
     remove();
 
     const completed = firstValueFrom(cache.events.pipe(filter(() => false)), {

@@ -99,18 +99,22 @@ describe('ServiceDiscovery', () => {
     );
   });
 
-  it('a node that does not hold an instance is left out and reported on errors', async () => {
+  it('a node that does not hold an instance is left out and reported on errors and client.unhandledErrors', async () => {
     const base = uniquePath('foreign');
     await using discovery = new ServiceDiscovery(client, base);
     await discovery.start();
     await discovery.registerService(createServiceInstance({ name: 'svc', id: 'good' }));
     await client.create(`${base}/svc/junk`, { data: Buffer.from('not json') });
     const reported = firstValueFrom(discovery.errors);
+    const unhandled = firstValueFrom(
+      client.unhandledErrors.pipe(filter(({ context }) => context.includes(`${base}/svc/junk`))),
+    );
     assert.deepEqual(
       (await discovery.queryForInstances('svc')).map((i) => i.id),
       ['good'],
     );
     assert.match((await reported).context, /junk/);
+    assert.deepEqual(await unhandled, await reported);
   });
 
   it('a registration deleted underneath comes back with its latest data', async () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
   InvalidArgumentError,
+  isNoNode,
   MAX_NODE_DATA_BYTES,
   type FrameworkClient,
 } from '@zkrecipes/framework';
@@ -284,7 +285,7 @@ describe('PersistentNode', () => {
     );
   });
 
-  it('lifecycle: waitForInitialCreate false on timeout (no parent, createParents: false), start twice rejects, close before start', async () => {
+  it('lifecycle: waitForInitialCreate false on timeout (no parent, createParents: false; the failure on errors and client.unhandledErrors), start twice rejects, close before start', async () => {
     const client = await startClient(server.connectString);
     try {
       const orphan = new PersistentNode(
@@ -298,11 +299,15 @@ describe('PersistentNode', () => {
       );
       const errors: unknown[] = [];
       orphan.errors.subscribe(({ error }) => errors.push(error));
+      const unhandled: unknown[] = [];
+      client.unhandledErrors.subscribe(({ error }) => unhandled.push(error));
       await assert.rejects(orphan.waitForInitialCreate(), /before start/);
       await orphan.start();
       await assert.rejects(orphan.start(), /start\(\) on a STARTED PersistentNode/);
       assert.equal(await orphan.waitForInitialCreate({ timeoutMs: 200 }), false);
       await waitFor(() => errors.length > 0, { message: 'the NO_NODE report' });
+      assert.ok(isNoNode(errors[0]), String(errors[0]));
+      assert.equal(unhandled[0], errors[0]);
       await orphan.close();
       assert.equal(await orphan.waitForInitialCreate(), false);
       await assert.rejects(

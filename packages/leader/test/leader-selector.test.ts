@@ -223,7 +223,7 @@ describe('LeaderSelector', () => {
     assert.equal(selector.isLeader, false);
   });
 
-  it('streams and listeners: leadership replays, isLeader/notLeader are called, a throwing takeLeadership is reported and the node released', async () => {
+  it('streams and listeners: leadership replays, isLeader/notLeader are called, a throwing takeLeadership is reported (on errors and client.unhandledErrors) and the node released', async () => {
     const path = uniquePath('selector');
     let calls = 0;
     const selector = new LeaderSelector(
@@ -253,8 +253,12 @@ describe('LeaderSelector', () => {
     const thrown = firstValueFrom(
       selector.errors.pipe(filter((e) => e.context === 'takeLeadership')),
     );
+    const unhandled = firstValueFrom(
+      clients[0]!.unhandledErrors.pipe(filter((e) => e.context === 'takeLeadership')),
+    );
     await selector.start();
     assert.equal(((await thrown).error as Error).message, 'leader failed');
+    assert.equal((await unhandled).error, (await thrown).error);
     await waitFor(async () => (await clients[0]!.getChildren(path)).length === 0, {
       message: 'the node released',
     });

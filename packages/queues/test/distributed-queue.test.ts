@@ -303,10 +303,14 @@ describe('DistributedQueue', () => {
     await assert.rejects(never.start(), /start\(\) while CLOSED/);
   });
 
-  it('a throwing consumer (plain mode) is reported, never crashes, and the queue goes on', async () => {
+  it('a throwing consumer (plain mode) is reported (on the events and client.unhandledErrors), never crashes, and the queue goes on', async () => {
     const path = uniquePath('throwing');
     const events: QueueEvent[] = [];
     const seen: string[] = [];
+    const unhandled: { error: unknown; context: string }[] = [];
+    const unhandledSubscription = consumerClient.unhandledErrors.subscribe((u) =>
+      unhandled.push(u),
+    );
     await using consumer = new DistributedQueue(consumerClient, path, {
       serializer: stringSerializer(),
       consumer: async (item) => {
@@ -338,6 +342,21 @@ describe('DistributedQueue', () => {
       ],
     );
     assert.deepEqual(seen, ['bad-sync', 'bad-async', 'good']);
+    unhandledSubscription.unsubscribe();
+    const mine = unhandled.filter((u) => u.context.includes(path));
+    assert.deepEqual(
+      mine.map((u) => String(u.error)),
+      ['Error: sync failure', 'Error: async failure'],
+    );
+    assert.ok(mine.every((u) => u.context.startsWith(`queue consumer of ${path}/queue-`)));
+    // The listeners' failures too: one of each per event the queue delivered before 'good'.
+    const listenerFailures = unhandled.filter((u) => u.context.startsWith('queue listener'));
+    for (const message of ['a throwing listener is isolated too', 'so is a rejecting one']) {
+      assert.ok(
+        listenerFailures.some((u) => (u.error as Error).message === message),
+        `${message} on unhandledErrors`,
+      );
+    }
   });
 
   it('a node that is not an envelope is reported as corrupt and deleted; foreign names are left alone', async () => {
