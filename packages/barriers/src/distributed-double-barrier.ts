@@ -13,11 +13,11 @@ import {
   CallLimits,
   checkClient,
   deleteOwnNode,
+  reportRecipeFailure,
   TIMED_OUT,
   waitForWake,
   Wake,
   watchSignal,
-  reportRecipeFailure,
 } from '@zkrecipes/framework/recipe-support';
 import { READY_NODE, sortedMembers } from './barrier-members.js';
 import { validateWaitOptions, type WaitOptions } from './wait-options.js';

@@ -1,6 +1,7 @@
 // What a DistributedQueue reports about its items, as an rxjs stream and as Curator-style
-// listeners. Listeners are isolated: one that throws (or returns a rejected promise) is logged
-// and cannot disturb the queue, other listeners, or the process.
+// listeners. Listeners are isolated: one that throws (or returns a rejected promise) goes to
+// client.unhandledErrors (which logs it) and cannot disturb the queue, other listeners, or the
+// process.
 import { Subject } from 'rxjs';
 import { iterableObservable, type IterableObservable } from '@zkrecipes/framework';
 import { reportRecipeFailure, type FailureReporter } from '@zkrecipes/framework/recipe-support';
