@@ -6,6 +6,7 @@ import {
   ClosedError,
   type FrameworkClient,
   isClosed,
+  isRetryable,
   joinPath,
   type Logger,
 } from '@zkrecipes/framework';
@@ -198,12 +199,17 @@ export class QueueConsumption<T> {
           return null;
         }
         const delayMs = Math.min(MAX_BACKOFF_MS, 100 * 2 ** failures);
-        reportRecipeFailure(
-          this.#options.client,
-          undefined,
-          error,
-          `taking from the queue (retrying in ${delayMs} ms)`,
-        );
+        // An outage retries quietly (a warning per attempt); anything else is a failure to report.
+        if (isRetryable(error)) {
+          this.#options.logger.warn('taking from the queue failed; retrying', { delayMs, error });
+        } else {
+          reportRecipeFailure(
+            this.#options.client,
+            undefined,
+            error,
+            `taking from the queue (retrying in ${delayMs} ms)`,
+          );
+        }
         this.#options.events.emit({ type: 'takeError', error });
         try {
           await stopped.until(sleep(delayMs, undefined, { signal: stopped.signal }), limits);
