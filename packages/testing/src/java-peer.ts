@@ -37,7 +37,7 @@ function curatorClasspath(extraJars: readonly string[] = []): string {
     throw new Error(
       `Curator jars not found (${missing.join(', ')}). On Debian or Ubuntu: ` +
         '`apt-get update && apt-get install -y libcurator-recipes-java` (and the package of ' +
-        'any extra jar, e.g. libcurator-discovery-java), or run `npm run setup`.',
+        'any extra jar, e.g. libcurator-discovery-java).',
     );
   }
   return jars.join(':');

@@ -50,4 +50,15 @@ describe('JavaPeer', () => {
       /no-such-library\.jar/,
     );
   });
+
+  it('a missing jar names the Debian package to install, and no script of this repository', async () => {
+    await assert.rejects(
+      JavaPeer.start({ source: peerSource, extraJars: ['/nonexistent/curator-x-nothing.jar'] }),
+      (error: Error) => {
+        assert.match(error.message, /apt-get install -y libcurator-recipes-java/);
+        assert.doesNotMatch(error.message, /npm run|setup/);
+        return true;
+      },
+    );
+  });
 });
