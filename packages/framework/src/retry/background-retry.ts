@@ -22,9 +22,11 @@ export interface BackgroundRetryOptions {
    */
   onError?: ((error: unknown) => void) | undefined;
   /**
-   * Waits `ms`, rejecting when `signal` aborts. Default: an unref'd timer, so a pending retry
-   * never keeps the process alive. Injectable for unit tests.
+   * Let the process exit while a retry waits (the default sleep's timer is unref'd). Default
+   * true: a pending background retry should not hold a process that is otherwise done.
    */
+  unref?: boolean | undefined;
+  /** Waits `ms`, rejecting when `signal` aborts. Default: a timer. Injectable for unit tests. */
   sleep?: ((ms: number, signal: AbortSignal) => Promise<void>) | undefined;
   /** A monotonic clock in milliseconds. Default: `performance.now`. */
   now?: (() => number) | undefined;
@@ -37,8 +39,9 @@ export interface BackgroundRetryOptions {
  *
  * - The policy sees the failures since the last success (`retryCount` 0 after the first one) and
  *   the time since the first of them; a successful run starts the count again.
- * - At most one run and one wait exist at a time. `kick()` runs at once, cancelling the wait (a
- *   reconnect); a kick during a run makes one more run right after it, so no kick is lost.
+ * - At most one run and one wait exist at a time; the wait's timer is unref'd unless told
+ *   not. `kick()` runs at once, cancelling the wait (a reconnect); a kick during a run makes
+ *   one more run right after it, so no kick is lost.
  * - `close()` (or the signal) cancels the wait and aborts the signal the task receives; the
  *   outcome of a run still in flight is ignored. Nothing here ever rejects unhandled.
  *
@@ -168,7 +171,8 @@ export class BackgroundRetry {
   #sleepThenRun(delayMs: number): void {
     const wait = new AbortController();
     this.#wait = wait;
-    const sleep = this.#options.sleep ?? unrefSleep;
+    const unref = this.#options.unref ?? true;
+    const sleep = this.#options.sleep ?? ((ms, signal) => abortableSleep(ms, signal, { unref }));
     sleep(delayMs, wait.signal).then(
       () => {
         if (this.#wait !== wait) return;
@@ -185,11 +189,6 @@ export class BackgroundRetry {
     this.#wait?.abort();
     this.#wait = undefined;
   }
-}
-
-/** The default sleep: an unref'd timer, so a pending background retry never holds the process. */
-function unrefSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return abortableSleep(ms, signal, { unref: true });
 }
 
 // As in retryLoop: a NaN, negative or infinite delay is a bug in the policy, not a wait.

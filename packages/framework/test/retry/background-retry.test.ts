@@ -45,6 +45,11 @@ function fakeTime() {
   };
 }
 
+/** The timers that keep the process alive (unref'd ones are not listed). */
+function activeTimeouts(): number {
+  return process.getActiveResourcesInfo().filter((each) => each === 'Timeout').length;
+}
+
 /** Lets every promise continuation that is already due run. */
 async function settle(): Promise<void> {
   for (let i = 0; i < 10; i++) await Promise.resolve();
@@ -375,16 +380,31 @@ describe('BackgroundRetry', () => {
     const retry = new BackgroundRetry(task, {
       policy: new RetryNTimes({ n: 1, sleepBetweenRetriesMs: 5 }),
     });
-    const before = process.getActiveResourcesInfo().filter((each) => each === 'Timeout').length;
+    const before = activeTimeouts();
     retry.kick();
     await settle();
     assert.equal(retry.waiting, true);
-    const during = process.getActiveResourcesInfo().filter((each) => each === 'Timeout').length;
+    const during = activeTimeouts();
     assert.equal(during, before, "an unref'd timer is not an active resource");
     const deadline = Date.now() + 5000;
     while (runs.length < 2 && Date.now() < deadline)
       await new Promise((resolve) => setImmediate(resolve));
     assert.equal(runs.length, 2);
     retry.close();
+  });
+
+  it('with unref: false the timer keeps the process alive while it waits', async () => {
+    const { task } = scripted([new ConnectionLossError()]);
+    const retry = new BackgroundRetry(task, {
+      policy: new RetryNTimes({ n: 1, sleepBetweenRetriesMs: 60_000 }),
+      unref: false,
+    });
+    const before = activeTimeouts();
+    retry.kick();
+    await settle();
+    assert.equal(retry.waiting, true);
+    assert.equal(activeTimeouts(), before + 1);
+    retry.close();
+    assert.equal(activeTimeouts(), before, 'close() clears the timer');
   });
 });
