@@ -17,8 +17,8 @@ export interface BackgroundRetryOptions {
   onRetry?: ((info: RetryInfo) => void) | undefined;
   /**
    * Where a failure goes that retrying will not fix: a non-retryable error, or the last error
-   * once the policy stops. The scheduler then idles until the next `kick()`. Never called after
-   * close. Default: none (the failure is dropped); recipes pass their unhandled-errors stream.
+   * once the policy stops. The scheduler then idles until the next `kick()` (or runs again at
+   * once if kicked during that run). Never called after close. Default: none (the failure is dropped); recipes pass their unhandled-errors stream.
    */
   onError?: ((error: unknown) => void) | undefined;
   /**
@@ -131,12 +131,12 @@ export class BackgroundRetry {
     } else {
       if (this.#failures === 0) this.#firstFailureMs = startMs;
       const delayMs = this.#delayAfter(failure.error, now() - this.#firstFailureMs);
-      if (delayMs === undefined) return;
-      if (!this.#kickedWhileRunning) {
+      if (delayMs !== undefined && !this.#kickedWhileRunning) {
         this.#sleepThenRun(delayMs);
         return;
       }
     }
+    // A kick that came during the run is a new trigger, whatever the run's outcome.
     if (this.#kickedWhileRunning) this.kick();
   }
 
@@ -158,7 +158,6 @@ export class BackgroundRetry {
     } catch (thrown) {
       failure = thrown;
     }
-    this.#kickedWhileRunning = false;
     try {
       this.#options.onError?.(failure);
     } catch {

@@ -244,6 +244,34 @@ describe('BackgroundRetry', () => {
     assert.equal(runs.length, 2);
   });
 
+  it('a kick during a run that fails for good still runs again, after reporting', async () => {
+    const time = fakeTime();
+    const noNode = new NoNodeError({ path: '/a' });
+    let fail: ((error: Error) => void) | undefined;
+    let runs = 0;
+    const task = () => {
+      runs++;
+      return runs === 1
+        ? new Promise<void>((_resolve, reject) => {
+            fail = reject;
+          })
+        : Promise.resolve();
+    };
+    const errors: unknown[] = [];
+    const retry = new BackgroundRetry(task, {
+      policy: new RetryNTimes({ n: 5, sleepBetweenRetriesMs: 10 }),
+      onError: (error) => errors.push(error),
+      ...time,
+    });
+    retry.kick();
+    retry.kick();
+    fail?.(noNode);
+    await settle();
+    assert.deepEqual(errors, [noNode]);
+    assert.equal(runs, 2);
+    assert.equal(time.sleeps.length, 0);
+  });
+
   it('reports the last error when the policy stops', async () => {
     const time = fakeTime();
     const last = new ConnectionLossError();
