@@ -1,4 +1,5 @@
 import {
+  BoundedExponentialBackoffRetry,
   isBadVersion,
   isNoNode,
   isNodeExists,
@@ -10,6 +11,7 @@ import {
   type WatchedEvent,
 } from '@zkrecipes/framework';
 import {
+  BackgroundRetry,
   deleteOwnNode,
   RearmableWatch,
   type WatchAttempt,
@@ -20,8 +22,21 @@ type StepOutcome = 'done' | 'again';
 
 /** After this many immediate re-tries of a step (the node keeps changing), back off. */
 const MAX_SPINS = 8;
-const MIN_RETRY_MS = 100;
-const MAX_RETRY_MS = 30_000;
+
+/**
+ * The backoff of failed and spinning loops: 100 ms after the first failure, growing to at most
+ * 30 s apart, forever. Before BackgroundRetry the keeper doubled a fixed 100 ms (100, 200, 400,
+ * ... 30 s); the policy draws each delay at random around the same doubling (100-300 ms, then
+ * 100-700 ms, ...), so keepers that failed together do not retry in lockstep.
+ */
+const KEEPER_RETRY_POLICY = new BoundedExponentialBackoffRetry({
+  baseSleepMs: 100,
+  maxSleepMs: 30_000,
+  maxRetries: Number.MAX_SAFE_INTEGER,
+});
+
+/** Thrown out of a run whose steps kept changing the node: back off, but report nothing. */
+const SPINNING = new Error('the node kept changing; backing off');
 
 /** The create mode used to re-create a node whose name is already known. */
 function fixedMode(mode: CreateMode): CreateMode {
@@ -38,8 +53,8 @@ function fixedMode(mode: CreateMode): CreateMode {
  * (the watch) sent back to back; on NODE_EXISTS the same getData reply says whose node it is.
  * A node of an older session is replaced with one multi (delete that version + create), so it
  * never goes missing. Triggers: start, the node's deletion (its data watch), RECONNECTED (the
- * same or a new session), setData. Retryable failures are retried on a timer with backoff and
- * on the next reconnect; others wait for the next trigger.
+ * same or a new session), setData. Retryable failures are retried with backoff (one
+ * BackgroundRetry runs the loop) and on the next reconnect; others wait for the next trigger.
  */
 export class NodeKeeper {
   readonly #client: FrameworkClient;
@@ -61,10 +76,8 @@ export class NodeKeeper {
   /** The watch on our node (getData): its deletion re-creates the node. */
   readonly #nodeWatch = new RearmableWatch((event, current) => this.#onWatch(event, current));
   #needEnsure = true;
-  #running: Promise<void> | undefined;
-  #again = false;
-  #failures = 0;
-  #retryTimer: NodeJS.Timeout | undefined;
+  /** Runs the loop, one run at a time: again at once when kicked meanwhile, later on failure. */
+  readonly #retry: BackgroundRetry;
   #stopped = false;
   /** The known path a create (or replacing multi) is out for: it may exist once aborted. */
   #creating: string | undefined;
@@ -76,6 +89,17 @@ export class NodeKeeper {
     this.#sequential =
       options.mode === 'EPHEMERAL_SEQUENTIAL' || options.mode === 'PERSISTENT_SEQUENTIAL';
     this.#ephemeral = options.mode === 'EPHEMERAL' || options.mode === 'EPHEMERAL_SEQUENTIAL';
+    this.#retry = new BackgroundRetry(() => this.#loop(), {
+      policy: KEEPER_RETRY_POLICY,
+      isRetryable: (error) => error === SPINNING || isRetryable(error),
+      onRetry: ({ error }) => {
+        // The next run checks everything, as a failure may have left any state behind.
+        this.#needEnsure = true;
+        if (error !== SPINNING) this.#report(error);
+      },
+      // Others wait for the next trigger (a watch, RECONNECTED, setData).
+      onError: (error) => this.#report(error),
+    });
   }
 
   get actualPath(): string | undefined {
@@ -118,7 +142,7 @@ export class NodeKeeper {
    */
   stop(): string | undefined {
     this.#stopped = true;
-    clearTimeout(this.#retryTimer);
+    this.#retry.close();
     if (this.#owned) return this.#actualPath;
     // Not while another live session holds that name: the node is theirs, not ours to delete.
     const foreign = this.#actualPath !== undefined && this.#actualPath === this.#creating;
@@ -131,34 +155,14 @@ export class NodeKeeper {
 
   #kick(): void {
     if (this.#stopped) return;
-    if (this.#running) {
-      this.#again = true;
-      return;
-    }
-    this.#running = this.#loop().finally(() => {
-      this.#running = undefined;
-    });
+    this.#retry.kick();
   }
 
+  /** Steps until the server is in line; a kick during a run makes BackgroundRetry run again. */
   async #loop(): Promise<void> {
-    let spins = 0;
-    do {
-      this.#again = false;
-      try {
-        if ((await this.#step()) === 'again') {
-          this.#again = true;
-          if (++spins >= MAX_SPINS) {
-            this.#scheduleRetry();
-            return;
-          }
-        }
-        this.#failures = 0;
-      } catch (error) {
-        if (this.#stopped) return;
-        this.#failed(error);
-        if (!this.#again) return;
-      }
-    } while (this.#again && !this.#stopped);
+    for (let spins = 1; !this.#stopped && (await this.#step()) === 'again'; spins++) {
+      if (spins >= MAX_SPINS) throw SPINNING;
+    }
   }
 
   async #step(): Promise<StepOutcome> {
@@ -380,18 +384,9 @@ export class NodeKeeper {
     for (const waiter of done) waiter.resolve();
   }
 
-  #failed(error: unknown): void {
-    this.#options.report(error, `keeping ${this.#actualPath ?? this.#options.basePath}`);
-    if (isRetryable(error)) this.#scheduleRetry();
-  }
-
-  #scheduleRetry(): void {
+  #report(error: unknown): void {
     if (this.#stopped) return;
-    const delayMs = Math.min(MIN_RETRY_MS * 2 ** this.#failures, MAX_RETRY_MS);
-    this.#failures++;
-    clearTimeout(this.#retryTimer);
-    this.#retryTimer = setTimeout(() => this.ensure(), delayMs);
-    this.#retryTimer.unref();
+    this.#options.report(error, `keeping ${this.#actualPath ?? this.#options.basePath}`);
   }
 }
 

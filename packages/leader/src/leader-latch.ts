@@ -1,4 +1,5 @@
 import {
+  BoundedExponentialBackoffRetry,
   ClosedError,
   ConnectionState,
   type FrameworkClient,
@@ -15,6 +16,7 @@ import {
   type IterableObservable,
 } from '@zkrecipes/framework';
 import {
+  BackgroundRetry,
   booleanOption,
   checkClient,
   checkOptionsObject,
@@ -50,6 +52,23 @@ import { waitForLeadership } from './wait-for-leadership.js';
 
 const MARKERS = [LATCH_NODE_NAME] as const;
 const MAX_RETRY_DELAY_MS = 5000;
+
+/**
+ * Between background tries of a failed check or reset: 100 ms after the first failure, growing
+ * to at most 5 s apart, forever; every failure is retried, not only the connection-class ones.
+ * Before BackgroundRetry the latch doubled a fixed 100 ms (100, 200, 400, ... 5 s); the policy
+ * draws each delay at random around the same doubling (100-300 ms, then 100-700 ms, ...).
+ */
+const LATCH_RETRY_POLICY = new BoundedExponentialBackoffRetry({
+  baseSleepMs: 100,
+  maxSleepMs: MAX_RETRY_DELAY_MS,
+  maxRetries: Number.MAX_SAFE_INTEGER,
+});
+
+/** A reset covers a check. */
+function mergeWork(pending: Work | undefined, work: Work): Work {
+  return work === 'reset' || pending === 'reset' ? 'reset' : 'check';
+}
 
 type Work = 'check' | 'reset';
 
@@ -87,9 +106,12 @@ export class LeaderLatch {
   #ourSession: bigint | undefined;
   #lastPathIsLeader: string | undefined;
   #pending: Work | undefined;
+  /** The drain in flight, settled either way: close() waits for it. */
   #running: Promise<void> | undefined;
-  #failures = 0;
-  #retryTimer: NodeJS.Timeout | undefined;
+  /** Runs the drain, one at a time, and again with backoff after a failure. */
+  readonly #retry: BackgroundRetry;
+  /** The work whose failure the retry is about to wait for (for the log and the report). */
+  #failedWork: Work = 'check';
   /** The node ahead of ours, or ours while we lead: its change makes us look again. */
   readonly #watch: SingleWatch;
   /** Counts error-policy states, so a check that spans one does not claim leadership. */
@@ -118,6 +140,13 @@ export class LeaderLatch {
       this.#logger.debug('watch fired', { type: event.type, watched: event.path });
       telemetry.watchFired();
       this.#request('check');
+    });
+    this.#retry = new BackgroundRetry(() => this.#runDrain(), {
+      policy: LATCH_RETRY_POLICY,
+      signal: this.#closer.signal,
+      // As before: any failure of a check or reset is tried again, not only a retryable one.
+      isRetryable: () => true,
+      onRetry: ({ error, delayMs }) => this.#failed(error, delayMs),
     });
   }
 
@@ -281,7 +310,7 @@ export class LeaderLatch {
     if (this.#state === LeaderState.CLOSED) return;
     this.#state = LeaderState.CLOSED;
     this.#stopListening?.();
-    clearTimeout(this.#retryTimer);
+    this.#retry.close();
     this.#pending = undefined;
     // Leadership ends before our node goes, so we never overlap with the next leader.
     this.#leadership.set(false, notify);
@@ -326,36 +355,52 @@ export class LeaderLatch {
   /** Asks for a check or a reset; one runs at a time, and a reset covers a check. */
   #request(work: Work): void {
     if (this.#state !== LeaderState.STARTED) return;
-    this.#pending = work === 'reset' || this.#pending === 'reset' ? 'reset' : 'check';
-    this.#running ??= this.#drain();
+    this.#pending = mergeWork(this.#pending, work);
+    this.#retry.kick();
   }
 
+  /** One run of the retry: the drain, tracked for close(). */
+  async #runDrain(): Promise<void> {
+    const drain = this.#drain();
+    this.#running = drain.then(
+      () => undefined,
+      () => undefined,
+    );
+    try {
+      await drain;
+    } finally {
+      this.#running = undefined;
+    }
+  }
+
+  /**
+   * Does the pending work until none is left. A failure puts its work back and rejects, so the
+   * retry tries again later (and at once on the next request, e.g. RECONNECTED).
+   */
   async #drain(): Promise<void> {
     for (let work = this.#pending; work !== undefined; work = this.#pending) {
       this.#pending = undefined;
-      if (this.#state !== LeaderState.STARTED) break;
+      if (this.#state !== LeaderState.STARTED) return;
       try {
         if (work === 'reset') await this.#reset();
         else await this.#check();
-        this.#failures = 0;
       } catch (error) {
-        this.#failed(work, error);
+        if (this.#state !== LeaderState.STARTED || isClosed(error)) return;
+        this.#pending = mergeWork(this.#pending, work);
+        this.#failedWork = work;
+        throw error;
       }
     }
-    this.#running = undefined;
   }
 
-  /** A request failed past the retry policy: try again later (and on the next RECONNECTED). */
-  #failed(work: Work, error: unknown): void {
-    if (this.#state !== LeaderState.STARTED || isClosed(error)) return;
-    const delayMs = Math.min(100 * 2 ** this.#failures++, MAX_RETRY_DELAY_MS);
+  /** A request failed past the client's retry policy: log or report it; it runs again later. */
+  #failed(error: unknown, delayMs: number): void {
+    if (this.#state !== LeaderState.STARTED) return;
     if (isRetryable(error)) {
-      this.#logger.debug(`${work} failed; trying again`, { delayMs, error });
+      this.#logger.debug(`${this.#failedWork} failed; trying again`, { delayMs, error });
     } else {
-      this.#leadership.report(error, work);
+      this.#leadership.report(error, this.#failedWork);
     }
-    clearTimeout(this.#retryTimer);
-    this.#retryTimer = setTimeout(() => this.#request(work), delayMs);
   }
 
   /** Gives up our node (if any) and queues with a new one (Curator's `reset()`). */

@@ -12,6 +12,7 @@
 // instead of deleting an item (and a lock) another consumer now holds.
 import { randomUUID } from 'node:crypto';
 import {
+  BoundedExponentialBackoffRetry,
   type FrameworkClient,
   isNodeExists,
   isNoNode,
@@ -19,6 +20,7 @@ import {
   joinPath,
   type Logger,
   op,
+  retryLoop,
   SessionExpiredError,
   TransactionFailedError,
   type TransactionOp,
@@ -66,6 +68,18 @@ export type FinishOutcome =
   { readonly kind: 'done'; readonly requeuedAs?: string | undefined } | { readonly kind: 'lost' };
 
 const MAX_FINISH_BACKOFF_MS = 2000;
+
+/**
+ * Between tries of a lease's end that failed with a connection-class error: 50 ms after the
+ * first, growing to at most 2 s apart, for as long as it takes (the lease must end). Before
+ * retryLoop this doubled a fixed 50 ms (50, 100, 200, ... 2 s); the policy draws each delay at
+ * random around the same doubling (50-150 ms, then 50-350 ms, ...).
+ */
+const FINISH_RETRY_POLICY = new BoundedExponentialBackoffRetry({
+  baseSleepMs: 50,
+  maxSleepMs: MAX_FINISH_BACKOFF_MS,
+  maxRetries: Number.MAX_SAFE_INTEGER,
+});
 
 export class LockSafety {
   readonly #client: FrameworkClient;
@@ -215,13 +229,14 @@ export class LockSafety {
       );
     }
     ops.push(op.delete(lease.lockNodePath));
-    for (let failures = 0; ; failures += 1) {
-      try {
-        const results = await this.#client.transaction(ops);
-        const created = results.find((result) => result.type === 'create');
-        return { kind: 'done', requeuedAs: created?.path };
-      } catch (error) {
-        if (error instanceof TransactionFailedError) {
+    return retryLoop<FinishOutcome>(
+      async () => {
+        try {
+          const results = await this.#client.transaction(ops);
+          const created = results.find((result) => result.type === 'create');
+          return { kind: 'done', requeuedAs: created?.path };
+        } catch (error) {
+          if (!(error instanceof TransactionFailedError)) throw error;
           if (error.failedOpIndex === 0) return { kind: 'lost' };
           if (error.failedOpIndex === 1 && isNoNode(error)) {
             // The item is gone although our presence (hence our lock) is there: an earlier
@@ -232,12 +247,20 @@ export class LockSafety {
           }
           throw error;
         }
-        if (!isRetryable(error)) throw error;
-        const delayMs = Math.min(MAX_FINISH_BACKOFF_MS, 50 * 2 ** failures);
-        this.#logger.debug('retrying the end of a lease', { path: lease.itemPath, delayMs, error });
-        await new Promise((resolve) => setTimeout(resolve, delayMs));
-      }
-    }
+      },
+      {
+        policy: FINISH_RETRY_POLICY,
+        // A failed multi is an answer, never retried; connection-class errors are.
+        isRetryable: (error) => !(error instanceof TransactionFailedError) && isRetryable(error),
+        onRetry: ({ delayMs, error }) => {
+          this.#logger.debug('retrying the end of a lease', {
+            path: lease.itemPath,
+            delayMs,
+            error,
+          });
+        },
+      },
+    );
   }
 
   /**

@@ -3,12 +3,14 @@
 // processWithLockSafety), and stopping at close().
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  BoundedExponentialBackoffRetry,
   ClosedError,
   type FrameworkClient,
   isClosed,
   isRetryable,
   joinPath,
   type Logger,
+  retryLoop,
 } from '@zkrecipes/framework';
 import { CallLimits, reportRecipeFailure } from '@zkrecipes/framework/recipe-support';
 import { Closing } from './closing.js';
@@ -68,6 +70,18 @@ type EndOutcome =
   | { readonly status: 'lost' | 'skipped' | 'failed' };
 
 const MAX_BACKOFF_MS = 5000;
+
+/**
+ * Between failed takes: 100 ms after the first failure, growing to at most 5 s apart, until the
+ * queue stops or the caller gives up. Before retryLoop this doubled a fixed 100 ms (100, 200,
+ * 400, ... 5 s); the policy draws each delay at random around the same doubling (100-300 ms,
+ * then 100-700 ms, ...).
+ */
+const TAKE_RETRY_POLICY = new BoundedExponentialBackoffRetry({
+  baseSleepMs: 100,
+  maxSleepMs: MAX_BACKOFF_MS,
+  maxRetries: Number.MAX_SAFE_INTEGER,
+});
 
 export class QueueConsumption<T> {
   readonly #options: QueueConsumptionOptions<T>;
@@ -191,32 +205,34 @@ export class QueueConsumption<T> {
   /** The next item; undefined to try again, null once stopped (or the client closed). */
   async #take(limits: CallLimits | undefined): Promise<TakenItem | undefined | null> {
     const stopped = this.#stopped;
-    for (let failures = 0; ; failures += 1) {
-      try {
-        return await this.#options.taker.take({ wait: true, limits });
-      } catch (error) {
-        if (stopped.closed || limits?.callerSignal?.aborted === true || isClosed(error)) {
-          return null;
-        }
-        const delayMs = Math.min(MAX_BACKOFF_MS, 100 * 2 ** failures);
-        // An outage retries quietly (a warning per attempt); anything else is a failure to report.
-        if (isRetryable(error)) {
-          this.#options.logger.warn('taking from the queue failed; retrying', { delayMs, error });
-        } else {
-          reportRecipeFailure(
-            this.#options.client,
-            undefined,
-            error,
-            `taking from the queue (retrying in ${delayMs} ms)`,
-          );
-        }
-        this.#options.events.emit({ type: 'takeError', error });
-        try {
-          await stopped.until(sleep(delayMs, undefined, { signal: stopped.signal }), limits);
-        } catch {
-          return null;
-        }
-      }
+    const gaveUp = (error: unknown): boolean =>
+      stopped.closed || limits?.callerSignal?.aborted === true || isClosed(error);
+    try {
+      return await retryLoop(() => this.#options.taker.take({ wait: true, limits }), {
+        policy: TAKE_RETRY_POLICY,
+        // Any failure is retried (as before), until the queue stops or the caller gives up.
+        isRetryable: (error) => !gaveUp(error),
+        onRetry: ({ delayMs, error }) => {
+          // An outage retries quietly (a warning per attempt); anything else is a failure to
+          // report.
+          if (isRetryable(error)) {
+            this.#options.logger.warn('taking from the queue failed; retrying', { delayMs, error });
+          } else {
+            reportRecipeFailure(
+              this.#options.client,
+              undefined,
+              error,
+              `taking from the queue (retrying in ${delayMs} ms)`,
+            );
+          }
+          this.#options.events.emit({ type: 'takeError', error });
+        },
+        // The wait ends early on the queue's close and on the caller's deadline or signal.
+        sleep: (ms) => stopped.until(sleep(ms, undefined, { signal: stopped.signal }), limits),
+      });
+    } catch {
+      // Only a stop, the caller's limits or the client's close end the retrying.
+      return null;
     }
   }
 

@@ -1,10 +1,13 @@
 import type { Observable, Subscription } from 'rxjs';
 import type { ClientContext } from './client-context.js';
 import { deleteNode } from './delete-node.js';
-import { isNoNode, isRetryable } from '../errors/predicates.js';
+import { isNoNode } from '../errors/predicates.js';
 import type { Logger } from '../logging/logger.js';
 import { findProtectedNode } from '../paths/protected-name.js';
 import { joinPath } from '../paths/zk-paths.js';
+import { BackgroundRetry } from '../retry/background-retry.js';
+import { BoundedExponentialBackoffRetry } from '../retry/bounded-exponential-backoff-retry.js';
+import type { RetryPolicy } from '../retry/retry-policy.js';
 import { ConnectionState, type ConnectionStateChange } from '../state/connection-state.js';
 import type { ZooKeeperOperations } from '../zk/zookeeper-operations.js';
 
@@ -30,26 +33,39 @@ export interface GuaranteedDeleteQueueOptions {
   readonly connectionStateChanges: Observable<ConnectionStateChange>;
   /** Aborting drops every task and stops all timers. */
   readonly closedSignal: AbortSignal;
-  /** The delay after the first failed background try; doubled per failure. Default 1000. */
-  readonly baseDelayMs?: number | undefined;
-  /** The longest delay between tries. Default 30000. */
-  readonly maxDelayMs?: number | undefined;
+  /**
+   * The delays between background tries of one task. Default: {@link DEFAULT_DELETE_RETRY_POLICY},
+   * which never stops. Not the client's policy: that one bounds a caller's wait, while a
+   * guaranteed delete must outlast any outage.
+   */
+  readonly retryPolicy?: RetryPolicy | undefined;
 }
+
+/**
+ * 1 s after the first failure, growing to at most 30 s apart, for as long as it takes. Until
+ * BackgroundRetry the queue doubled a fixed 1 s (1, 2, 4, ... 30 s); the policy draws each delay
+ * at random around the same doubling (1-3 s, then 1-7 s, ...), so clients that failed together
+ * do not retry in lockstep.
+ */
+export const DEFAULT_DELETE_RETRY_POLICY: RetryPolicy = new BoundedExponentialBackoffRetry({
+  baseSleepMs: 1000,
+  maxSleepMs: 30_000,
+  maxRetries: Number.MAX_SAFE_INTEGER,
+});
 
 interface Entry {
   readonly key: string;
   readonly task: GuaranteedDeleteTask;
-  failures: number;
-  timer: NodeJS.Timeout | undefined;
-  running: boolean;
+  readonly retry: BackgroundRetry;
 }
 
 /**
  * Curator's `FailedDeleteManager`: deletes whose outcome the caller could not learn (the retry
  * policy gave up on a retryable error) are retried in the background until the node is gone.
- * NO_NODE counts as success. A task is tried at once, then after each failure with exponential
- * backoff, and immediately on every CONNECTED/RECONNECTED; it ends on success, on an error that
- * retrying cannot fix (reported to the unhandled-errors stream), or when the client closes.
+ * NO_NODE counts as success. A task is tried at once, then after each failure as the queue's
+ * retry policy says, and immediately on every CONNECTED/RECONNECTED; it ends on success, on an
+ * error that retrying cannot fix (reported to the unhandled-errors stream), or when the client
+ * closes.
  */
 export class GuaranteedDeleteQueue {
   readonly #options: GuaranteedDeleteQueueOptions;
@@ -66,7 +82,7 @@ export class GuaranteedDeleteQueue {
         change.state === ConnectionState.CONNECTED ||
         change.state === ConnectionState.RECONNECTED
       ) {
-        for (const entry of this.#entries.values()) this.#schedule(entry, 0);
+        for (const entry of this.#entries.values()) entry.retry.kick();
       }
     });
     if (options.closedSignal.aborted) this.#close();
@@ -89,47 +105,37 @@ export class GuaranteedDeleteQueue {
     if (this.#options.closedSignal.aborted) return;
     const key = task.kind === 'delete' ? task.path : `${task.parentPath}\u0000${task.uuid}`;
     if (this.#entries.has(key)) return;
-    const entry: Entry = { key, task, failures: 0, timer: undefined, running: false };
+    const path = describe(task);
+    const retry: BackgroundRetry = new BackgroundRetry(
+      async () => {
+        await this.#attempt(task);
+        this.#logger.debug('guaranteed delete done', { path });
+        this.#remove(entry);
+      },
+      {
+        policy: this.#options.retryPolicy ?? DEFAULT_DELETE_RETRY_POLICY,
+        signal: this.#options.closedSignal,
+        // As before BackgroundRetry, not unref'd: a live connection keeps the process alive
+        // anyway, and close() (the closed signal) stops the timers.
+        unref: false,
+        onRetry: ({ retryCount, delayMs, error }) => {
+          this.#logger.debug('guaranteed delete failed; will retry', {
+            path,
+            failures: retryCount + 1,
+            delayMs,
+            error,
+          });
+        },
+        onError: (error) => {
+          this.#remove(entry);
+          this.#options.report(error, `guaranteed delete ${path}`);
+        },
+      },
+    );
+    const entry: Entry = { key, task, retry };
     this.#entries.set(key, entry);
-    this.#logger.debug('guaranteed delete queued', { path: describe(task) });
-    this.#schedule(entry, 0);
-  }
-
-  #schedule(entry: Entry, delayMs: number): void {
-    if (entry.running) return;
-    clearTimeout(entry.timer);
-    // Not unref'd: the connection keeps the process alive anyway, and close() clears the timers.
-    entry.timer = setTimeout(() => void this.#run(entry), delayMs);
-  }
-
-  async #run(entry: Entry): Promise<void> {
-    entry.timer = undefined;
-    entry.running = true;
-    try {
-      await this.#attempt(entry.task);
-      this.#logger.debug('guaranteed delete done', { path: describe(entry.task) });
-      this.#remove(entry);
-    } catch (error) {
-      if (this.#options.closedSignal.aborted) return;
-      if (isRetryable(error)) {
-        entry.failures++;
-        const { baseDelayMs = 1000, maxDelayMs = 30_000 } = this.#options;
-        const delayMs = Math.min(maxDelayMs, baseDelayMs * 2 ** Math.min(entry.failures - 1, 30));
-        this.#logger.debug('guaranteed delete failed; will retry', {
-          path: describe(entry.task),
-          failures: entry.failures,
-          delayMs,
-          error,
-        });
-        entry.running = false;
-        this.#schedule(entry, delayMs);
-        return;
-      }
-      this.#remove(entry);
-      this.#options.report(error, `guaranteed delete ${describe(entry.task)}`);
-    } finally {
-      entry.running = false;
-    }
+    this.#logger.debug('guaranteed delete queued', { path });
+    retry.kick();
   }
 
   async #attempt(task: GuaranteedDeleteTask): Promise<void> {
@@ -156,7 +162,8 @@ export class GuaranteedDeleteQueue {
   }
 
   #remove(entry: Entry): void {
-    clearTimeout(entry.timer);
+    entry.retry.close();
+    if (this.#entries.get(entry.key) !== entry) return;
     this.#entries.delete(entry.key);
     if (this.#entries.size === 0) {
       for (const resolve of this.#idleWaiters.splice(0)) resolve();

@@ -30,6 +30,9 @@ export { Deadline } from './deadline.js';
 export type { DeadlineOptions } from './deadline.js';
 export { CallLimits, requestSignal, watchSignal } from './call-limits.js';
 export { NOT_CONNECTED, whileConnected } from './while-connected.js';
+// Retrying background work (a node to keep, a delete to finish) the way the retry policy says
+export { BackgroundRetry } from '../retry/background-retry.js';
+export type { BackgroundRetryOptions } from '../retry/background-retry.js';
 // A listener on a signal that many waits share, without Node's per-listener cost and warning
 export { onAbort } from '../retry/on-abort.js';
 export type { WhileConnectedOptions } from './while-connected.js';

@@ -10,11 +10,23 @@ import type { UnhandledError } from '../../src/client/client-context.js';
 import { isConnectionLoss, isNoNode } from '../../src/errors/predicates.js';
 import { ZooKeeperErrorCode } from '../../src/errors/zookeeper-error-code.js';
 import { silentLogger } from '../../src/logging/silent-logger.js';
+import { BoundedExponentialBackoffRetry } from '../../src/retry/bounded-exponential-backoff-retry.js';
+import type { RetryAttempt, RetryPolicy } from '../../src/retry/retry-policy.js';
 import type { ConnectionStateChange } from '../../src/state/connection-state.js';
 import { fakeSetup, immediateRetry, waitUntil } from './fake-context.js';
 import { FakeZooKeeper } from './fake-zookeeper.js';
 
-function queueOver(zk: FakeZooKeeper): {
+/** Retries 1-4 ms apart, forever: the default's shape, fast enough for a unit test. */
+const FAST_FOREVER = new BoundedExponentialBackoffRetry({
+  baseSleepMs: 1,
+  maxSleepMs: 4,
+  maxRetries: Number.MAX_SAFE_INTEGER,
+});
+
+function queueOver(
+  zk: FakeZooKeeper,
+  retryPolicy: RetryPolicy = FAST_FOREVER,
+): {
   queue: GuaranteedDeleteQueue;
   reported: UnhandledError[];
   changes: Subject<ConnectionStateChange>;
@@ -29,8 +41,7 @@ function queueOver(zk: FakeZooKeeper): {
     report: (error, context) => reported.push({ error, context }),
     connectionStateChanges: changes,
     closedSignal: closed.signal,
-    baseDelayMs: 1,
-    maxDelayMs: 4,
+    retryPolicy,
   });
   return { queue, reported, changes, closed };
 }
@@ -118,6 +129,30 @@ describe('GuaranteedDeleteQueue', () => {
     assert.equal(zk.has('/x'), false);
     assert.equal(zk.callsOf('delete').length, 4);
     assert.deepEqual(reported, []);
+  });
+
+  it('asks its retry policy, counting failures, and reports the last error when it stops', async () => {
+    const zk = new FakeZooKeeper();
+    zk.seed('/x');
+    zk.failNext('delete', { times: 3 });
+    const asked: RetryAttempt[] = [];
+    const { queue, reported } = queueOver(zk, {
+      nextDelayMs: (attempt) => {
+        asked.push(attempt);
+        return attempt.retryCount < 1 ? 1 : undefined;
+      },
+    });
+    queue.add({ kind: 'delete', path: '/x', version: -1, deleteChildren: false });
+    await queue.whenIdle();
+    assert.deepEqual(
+      asked.map((each) => each.retryCount),
+      [0, 1],
+    );
+    assert.equal(zk.callsOf('delete').length, 2);
+    assert.equal(zk.has('/x'), true);
+    assert.equal(reported.length, 1);
+    assert.ok(isConnectionLoss(reported[0]?.error));
+    assert.equal(queue.size, 0);
   });
 
   it('counts NO_NODE as success', async () => {
