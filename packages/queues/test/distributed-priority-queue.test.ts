@@ -104,6 +104,41 @@ describe('DistributedPriorityQueue', () => {
     assert.deepEqual(received, [0, 1, 2, 1000, 3, 4, 5, 6, 7, 8, 9]);
   });
 
+  it('items put while the consumer is busy with the first are taken in priority order (Curator testAdditions, minItemsBeforeRefresh 1)', async () => {
+    // Curator blocks the first deserialize on a latch until the urgent item is in; our
+    // deserialize is synchronous, so the consumer itself waits at a gate instead.
+    const path = uniquePath('priority-additions');
+    await using producer = await producerFor(path);
+    const held = gate();
+    const received: number[] = [];
+    await using consumer = new DistributedPriorityQueue(consumerClient, path, {
+      serializer: jsonSerializer<number>(),
+      minItemsBeforeRefresh: 1,
+      consumer: async (item) => {
+        received.push(item);
+        if (received.length === 1) await held.pass();
+      },
+    });
+    // Started on an empty queue: every item is an addition it learns of by its watch.
+    await consumer.start();
+    // Curator's loop puts ten items at priority 10 and the urgent one (priority 1) right
+    // after the first; here it goes in after the third, so plain FIFO order would fail. The
+    // gate opens then, so the last seven arrive while the consumer runs.
+    for (let i = 0; i < 10; i += 1) {
+      await producer.put(i, 10);
+      if (i === 0) await held.reached;
+      if (i === 2) {
+        await producer.put(100, 1);
+        held.open();
+      }
+    }
+    await waitFor(() => received.length === 11, { message: 'every item' });
+    // The first was taken before the others existed; after it, lowest priority first and
+    // equal priorities in put order.
+    assert.deepEqual(received, [0, 100, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.deepEqual(await producerClient.getChildren(path), []);
+  });
+
   it('putMulti: the items of one node are taken together at its priority', async () => {
     const path = uniquePath('priority-multi');
     await using producer = await producerFor(path);
