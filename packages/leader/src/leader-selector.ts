@@ -81,7 +81,7 @@ function stateReason(state: ConnectionState, path: string): Error {
 
 /**
  * Leader election where the leader runs a task (Curator's `LeaderSelector`), on an
- * {@link InterProcessMutex} at `path`, node for node compatible with Curator 5.x: Java and Node
+ * `InterProcessMutex` at `path`, node for node compatible with Curator 5.x: Java and Node
  * participants share one election. Each participant queues with an ephemeral sequential
  * `_c_<uuid>-lock-` node holding its id; the first in line leads, each other one watches only
  * the node ahead of it.

@@ -93,7 +93,7 @@ export class QueueWatch implements Disposable {
       next = this.list();
       next.catch(() => undefined); // not unhandled if an abort makes us drop it
       deleted.wake();
-      observer?.woke(); // after the read is sent: off the handoff's critical path
+      observer?.woke(); // after the read is sent: the handoff waits for nothing of it
     };
     const signal = this.#signal;
     try {
