@@ -18,7 +18,7 @@ import {
   checkClient,
   checkRecipeOptions,
 } from '@zkrecipes/framework/recipe-support';
-import { InterProcessMutex, runInFlow } from '@zkrecipes/locks';
+import { runInFlow } from '@zkrecipes/locks';
 import { checkConcurrency, checkId, checkSelectorListener } from './check-options.js';
 import { LeaderState } from './leader-state.js';
 import { LeaderTelemetry } from './leader-telemetry.js';
@@ -40,6 +40,7 @@ import {
   readParticipants,
   type Participant,
 } from './participant.js';
+import { SelectorMutex } from './selector-mutex.js';
 import { whileConnected } from './while-connected.js';
 
 /** One attempt: queue, lead, give up the node. */
@@ -80,7 +81,7 @@ function stateReason(state: ConnectionState, path: string): Error {
 
 /**
  * Leader election where the leader runs a task (Curator's `LeaderSelector`), on an
- * {@link InterProcessMutex} at `path`, node for node compatible with Curator 5.x: Java and Node
+ * `InterProcessMutex` at `path`, node for node compatible with Curator 5.x: Java and Node
  * participants share one election. Each participant queues with an ephemeral sequential
  * `_c_<uuid>-lock-` node holding its id; the first in line leads, each other one watches only
  * the node ahead of it.
@@ -107,7 +108,7 @@ export class LeaderSelector {
   readonly #takeLeadership: TakeLeadership;
   readonly #autoRequeue: boolean;
   readonly #concurrency: number;
-  readonly #mutex: InterProcessMutex;
+  readonly #mutex: SelectorMutex;
   readonly #logger: Logger;
   readonly #leadership: LeadershipState;
   #state: LeaderState = LeaderState.LATENT;
@@ -130,13 +131,10 @@ export class LeaderSelector {
     this.#concurrency = checkConcurrency(options.concurrency, DEFAULT_PARTICIPANT_READ_CONCURRENCY);
     this.#client = client;
     this.#path = path;
-    this.#mutex = new InterProcessMutex(client, path, { lockData: Buffer.from(this.#id, 'utf8') });
+    const telemetry = new LeaderTelemetry(client, 'LeaderSelector', path);
+    this.#mutex = new SelectorMutex(client, path, this.#id, telemetry);
     this.#logger = client.logger.child({ component: 'LeaderSelector', path });
-    this.#leadership = new LeadershipState(
-      client,
-      this.#logger,
-      new LeaderTelemetry(client, 'LeaderSelector', path),
-    );
+    this.#leadership = new LeadershipState(client, this.#logger, telemetry);
   }
 
   /** The election's path. */
@@ -346,6 +344,7 @@ export class LeaderSelector {
   /** One attempt: queue, lead, give the node up. */
   async #elect(attempt: Attempt): Promise<Outcome> {
     const { cancel } = attempt;
+    this.#mutex.attemptStarting();
     try {
       await this.#mutex.acquire(undefined, { signal: cancel.signal });
     } catch (error) {

@@ -1,7 +1,8 @@
 // The leader recipes' metrics and spans: leadership gained and lost, terms (a span and a
 // length), whether this participant leads, and the time without a leader as this participant
 // saw it: from the watch event that told it the node ahead (the leader) was gone to the
-// moment it took over.
+// moment it took over (LeaderLatch), or to the look at the queue that showed a new leader, this
+// participant or another (LeaderSelector).
 import type { FrameworkClient } from '@zkrecipes/framework';
 import {
   telemetryOf,
@@ -32,21 +33,22 @@ export class LeaderTelemetry {
     this.#watchFiredMs = performance.now();
   }
 
+  /**
+   * LeaderSelector: the first look at the queue since the watch event found a `changed` leader
+   * (this participant or another: the time without one ends) or the same one (it never went).
+   */
+  lookedAfterWatch(changed: boolean): void {
+    if (changed) this.#recordLeaderless(performance.now());
+    this.#watchFiredMs = undefined;
+  }
+
   /** The recipe looked where it stands: `leading` now (called on every look, changed or not). */
   observed(leading: boolean): void {
     const now = performance.now();
     if (leading && this.#term === undefined) {
       this.#transitions().add(1, this.#gained);
       this.#leading().add(1, this.#attributes);
-      if (this.#watchFiredMs !== undefined) {
-        this.#telemetry
-          .durationHistogram('zkrecipes.leader.leaderless.duration', {
-            description:
-              'Time without a leader as this participant saw it: from the watch event that told it the leader was gone to taking over',
-            unit: 's',
-          })
-          .record((now - this.#watchFiredMs) / 1000, this.#attributes);
-      }
+      this.#recordLeaderless(now);
       this.#term = {
         startMs: now,
         span: this.#telemetry.startSpan('zkrecipes.leader.term', this.#attributes),
@@ -61,6 +63,19 @@ export class LeaderTelemetry {
   /** The recipe closed: a term still open ends now. */
   closed(): void {
     if (this.#term !== undefined) this.#endTerm(performance.now());
+  }
+
+  /** Records the time since the watch event, if one began a wait that is still open. */
+  #recordLeaderless(now: number): void {
+    if (this.#watchFiredMs === undefined) return;
+    this.#telemetry
+      .durationHistogram('zkrecipes.leader.leaderless.duration', {
+        description:
+          'Time without a leader as this participant saw it: from the watch event that told it the leader was gone to the look that showed a new one',
+        unit: 's',
+      })
+      .record((now - this.#watchFiredMs) / 1000, this.#attributes);
+    this.#watchFiredMs = undefined;
   }
 
   #endTerm(now: number): void {

@@ -17,5 +17,6 @@ export { InterProcessSemaphoreMutex } from './interprocess-semaphore-mutex.js';
 export { InterProcessMultiLock } from './interprocess-multi-lock.js';
 export type { AcquireOptions, InterProcessLock } from './interprocess-lock.js';
 export { runInFlow } from './flow-scope.js';
+export type { QueueObserver } from './lock-internals.js';
 export { IllegalMonitorStateError, isIllegalMonitorState } from './illegal-monitor-state-error.js';
 export { LockName, lockSequence, sortParticipants } from './lock-node-names.js';

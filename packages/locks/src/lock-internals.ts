@@ -57,6 +57,19 @@ export interface AttemptOptions {
   readonly data?: Uint8Array | undefined;
   /** Called with our node's path as soon as its create answered (a revocable mutex watches it). */
   readonly onCreated?: ((path: string) => void) | undefined;
+  /** Told what the wait sees (LeaderSelector's leaderless time); it sends nothing itself. */
+  readonly observer?: QueueObserver | undefined;
+}
+
+/**
+ * @internal What an attempt's wait saw, for a recipe that measures it from the requests the
+ * wait makes anyway: calls only, no request of its own, nothing awaited.
+ */
+export interface QueueObserver {
+  /** A look at the queue (after our node was created) found `first` at its head; ours or not. */
+  looked(first: string): void;
+  /** The watch on the node ahead fired (its next look is already sent). */
+  woke(): void;
 }
 
 /** A confirmed hold. */
@@ -205,6 +218,7 @@ export class LockInternals {
       first?.children.includes(ourName) === true ? first : await queue.list();
     for (;;) {
       const sorted = this.#participants(children);
+      if (sorted[0] !== undefined) options.observer?.looked(sorted[0]);
       // Gone although we never deleted it, or left behind by a session we no longer have: it
       // went (or will go) with its session. Curator's NoNodeException: queue again.
       if (!sorted.includes(ourName) || this.#client.sessionId !== node.session) {
@@ -215,7 +229,7 @@ export class LockInternals {
         return { path: node.path, fencingToken: options.fencingToken ?? node.czxid, epoch };
       }
       if (limits.expired) return undefined;
-      ({ epoch, children } = await queue.changeOf(verdict.watch));
+      ({ epoch, children } = await queue.changeOf(verdict.watch, options.observer));
     }
   }
 

@@ -4,6 +4,7 @@
 // withdraws a watch still armed.
 import { isNoNode, joinPath, type FrameworkClient } from '@zkrecipes/framework';
 import type { ConnectionWatch } from './connection-watch.js';
+import type { QueueObserver } from './lock-internals.js';
 import { WATCH_CHILDREN } from './lock-driver.js';
 import { WakeWait } from './wait-for-wake.js';
 
@@ -65,8 +66,11 @@ export class QueueWatch implements Disposable {
    * queue again. Rejects with the signal's reason when it aborts (the deadline passed, the
    * caller gave up). After the client's close the look meets the ClosedError.
    */
-  changeOf(watch: string | typeof WATCH_CHILDREN): Promise<Listing> {
-    return watch === WATCH_CHILDREN ? this.#childrenChange() : this.#deletionOf(watch);
+  changeOf(
+    watch: string | typeof WATCH_CHILDREN,
+    observer?: Pick<QueueObserver, 'woke'>,
+  ): Promise<Listing> {
+    return watch === WATCH_CHILDREN ? this.#childrenChange() : this.#deletionOf(watch, observer);
   }
 
   /**
@@ -78,7 +82,10 @@ export class QueueWatch implements Disposable {
    * itself, from the event: the read is made ~9 µs after the event instead of 30-40 µs after
    * it, behind the wait's promise jobs (measured on a loaded 2-core machine).
    */
-  async #deletionOf(name: string): Promise<Listing> {
+  async #deletionOf(
+    name: string,
+    observer: Pick<QueueObserver, 'woke'> | undefined,
+  ): Promise<Listing> {
     const deleted = new WakeWait();
     let next: Promise<Listing> | undefined;
     const watch = (): void => {
@@ -86,6 +93,7 @@ export class QueueWatch implements Disposable {
       next = this.list();
       next.catch(() => undefined); // not unhandled if an abort makes us drop it
       deleted.wake();
+      observer?.woke(); // after the read is sent: the handoff waits for nothing of it
     };
     const signal = this.#signal;
     try {

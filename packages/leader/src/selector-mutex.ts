@@ -1,0 +1,64 @@
+// LeaderSelector's mutex: an InterProcessMutex whose wait in line tells the selector's telemetry
+// what it sees, so that the time without a leader comes from the requests the wait makes
+// anyway (leader.failover is benchmarked against Curator: no request may be added to it).
+import type { FrameworkClient } from '@zkrecipes/framework';
+import { InterProcessMutex, type QueueObserver } from '@zkrecipes/locks';
+import type { LeaderTelemetry } from './leader-telemetry.js';
+
+/**
+ * Follows the head of the queue across one attempt's looks. The watch on the node ahead firing
+ * starts the wait; the next look ends it: a new head (this participant or another) means the
+ * leader went and that much time passed without one, as far as this participant can tell; the
+ * same head means the node that went was only a waiter ahead of ours.
+ */
+class LeaderlessWatch implements QueueObserver {
+  readonly #telemetry: LeaderTelemetry;
+  /** The head of the queue at the last look of this attempt. */
+  #head: string | undefined;
+  #woke = false;
+
+  constructor(telemetry: LeaderTelemetry) {
+    this.#telemetry = telemetry;
+  }
+
+  looked(first: string): void {
+    if (this.#woke) {
+      this.#woke = false;
+      this.#telemetry.lookedAfterWatch(this.#head !== undefined && first !== this.#head);
+    }
+    this.#head = first;
+  }
+
+  woke(): void {
+    this.#woke = true;
+    this.#telemetry.watchFired();
+  }
+
+  /** A new attempt: its node is new, and a wait the last one left open cannot be finished. */
+  reset(): void {
+    this.#head = undefined;
+    if (this.#woke) this.#telemetry.lookedAfterWatch(false);
+    this.#woke = false;
+  }
+}
+
+/** @internal The mutex a LeaderSelector queues on. */
+export class SelectorMutex extends InterProcessMutex {
+  readonly #leaderless: LeaderlessWatch;
+
+  constructor(client: FrameworkClient, path: string, id: string, telemetry: LeaderTelemetry) {
+    super(client, path, { lockData: Buffer.from(id, 'utf8') });
+    this.#leaderless = new LeaderlessWatch(telemetry);
+  }
+
+  /** Called as each attempt starts, before it queues. */
+  attemptStarting(): void {
+    this.#leaderless.reset();
+  }
+
+  protected override prepareAttempt(
+    scope: Parameters<InterProcessMutex['prepareAttempt']>[0],
+  ): ReturnType<InterProcessMutex['prepareAttempt']> {
+    return { ...super.prepareAttempt(scope), observer: this.#leaderless };
+  }
+}
