@@ -1,5 +1,5 @@
-// The queues' metrics and spans: items put, consumed and delivered again, how long puts and
-// consumer calls take, the backlog the queue saw at its last listing, and a span around each
+// The queues' metrics and spans: items put, consumed and delivered again, how long puts,
+// takes (SimpleDistributedQueue) and consumer calls take, the backlog the queue saw at its last listing, and a span around each
 // item's processing. The item's trace context is not carried in the item: Curator's envelope
 // has no room for it, and it stays byte-identical so Java peers can read every item.
 import type { FrameworkClient } from '@zkrecipes/framework';
@@ -11,6 +11,11 @@ import {
 import type { QueueEvent } from './queue-events.js';
 
 type Outcome = 'ok' | 'error';
+/**
+ * How a take (SimpleDistributedQueue's take, poll, remove) ended: `ok` with an item, `empty`
+ * when it looked without waiting and found none, `timed_out` when its wait ran out, `error`.
+ */
+export type TakeOutcome = Outcome | 'empty' | 'timed_out';
 
 /** What putStarted returns when no SDK records anything. */
 const NOTHING = (): void => undefined;
@@ -25,12 +30,13 @@ export interface ProcessTrace {
 export class QueueTelemetry {
   readonly #telemetry: ClientTelemetry;
   readonly #attributes: Attributes;
-  readonly #outcomes: Record<Outcome, Attributes>;
+  readonly #outcomes: Record<TakeOutcome, Attributes>;
   readonly #redeliveries: Record<Redelivery, Attributes>;
-  readonly #backlog: () => number;
+  /** Absent for SimpleDistributedQueue: it lists only to take, so a producer never would. */
+  readonly #backlog: (() => number) | undefined;
   #stopBacklog: (() => void) | undefined;
 
-  constructor(client: FrameworkClient, recipe: string, path: string, backlog: () => number) {
+  constructor(client: FrameworkClient, recipe: string, path: string, backlog?: () => number) {
     const telemetry = telemetryOf(client);
     this.#telemetry = telemetry;
     this.#backlog = backlog;
@@ -40,6 +46,8 @@ export class QueueTelemetry {
     this.#outcomes = {
       ok: with_({ 'zkrecipes.queue.outcome': 'ok' }),
       error: with_({ 'zkrecipes.queue.outcome': 'error' }),
+      empty: with_({ 'zkrecipes.queue.outcome': 'empty' }),
+      timed_out: with_({ 'zkrecipes.queue.outcome': 'timed_out' }),
     };
     this.#redeliveries = {
       requeue: with_({ 'zkrecipes.queue.reason': 'requeue' }),
@@ -50,6 +58,7 @@ export class QueueTelemetry {
 
   /** The queue started: its backlog is reported until `stopped`. */
   started(): void {
+    if (this.#backlog === undefined) return;
     this.#stopBacklog ??= this.#telemetry.observe(
       'zkrecipes.queue.backlog',
       { description: 'Item nodes in the queue at its last listing', unit: '{node}' },
@@ -77,6 +86,26 @@ export class QueueTelemetry {
           (performance.now() - startMs) / 1000,
           this.#outcomes[error === undefined ? 'ok' : 'error'],
         );
+  }
+
+  /**
+   * A take began (SimpleDistributedQueue); the returned function records its duration, the
+   * wait for an item included, once it ended, and counts the item consumed when it got one.
+   */
+  takeStarted(): (outcome: TakeOutcome) => void {
+    if (!this.#telemetry.metricsEnabled) return NOTHING;
+    const startMs = performance.now();
+    return (outcome) => {
+      this.#telemetry
+        .durationHistogram('zkrecipes.queue.take.duration', {
+          description: 'How long a take took, its wait for an item included, by outcome',
+          unit: 's',
+        })
+        .record((performance.now() - startMs) / 1000, this.#outcomes[outcome]);
+      if (outcome === 'ok') {
+        this.#items('consumed', 'Items consumed and gone from the queue').add(1, this.#attributes);
+      }
+    };
   }
 
   /** A consumer call begins (one item): a span and a duration. */

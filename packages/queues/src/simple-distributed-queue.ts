@@ -20,6 +20,7 @@ import { assertQueuePathOwned } from './path-ownership.js';
 import { DEFAULT_HARD_MAX_ITEMS, PutLimiter } from './put-limiter.js';
 import { SIMPLE_QUEUE_PREFIX } from './queue-node-names.js';
 import { QueueTaker } from './queue-taker.js';
+import { QueueTelemetry, type TakeOutcome } from './queue-telemetry.js';
 import {
   validateNodeSize,
   validateWaitOptions,
@@ -67,6 +68,7 @@ export class SimpleDistributedQueue {
   readonly #path: string;
   readonly #taker: QueueTaker;
   readonly #limiter: PutLimiter;
+  readonly #telemetry: QueueTelemetry;
   /** `<path>/qn-`, what offer() creates. */
   readonly #itemPath: string;
   /** Aborted by close(), with a ClosedError: ends every request and wait of the queue. */
@@ -94,6 +96,7 @@ export class SimpleDistributedQueue {
       logger,
     });
     this.#limiter = new PutLimiter(client, path, undefined, hardMaxItems);
+    this.#telemetry = new QueueTelemetry(client, 'SimpleDistributedQueue', path);
   }
 
   /** The queue's path. */
@@ -121,6 +124,7 @@ export class SimpleDistributedQueue {
     signal?.throwIfAborted();
     const limits = CallLimits.of(this.#client, undefined, signal);
     const closing = this.#closing;
+    const putEnded = this.#telemetry.putStarted();
     try {
       // Once ready and under the bound, the create is sent without an await before it.
       if (!this.#isReady) await closing.until(this.#ensureReady(), limits);
@@ -135,7 +139,12 @@ export class SimpleDistributedQueue {
         createParents: true,
         signal: requestSignal(this.#client, signal, closing.signal),
       });
-      await closing.until(creating);
+      const created = await closing.until(creating);
+      this.#telemetry.event({ type: 'put', path: created, count: 1 });
+      putEnded();
+    } catch (error) {
+      putEnded(error);
+      throw error;
     } finally {
       limits?.[Symbol.dispose]();
     }
@@ -215,14 +224,20 @@ export class SimpleDistributedQueue {
     options.signal?.throwIfAborted();
     // Disposed by hand: `using` compiles to a helper that costs more than the whole call here.
     const limits = CallLimits.of(this.#client, options.timeoutMs, options.signal);
+    const takeEnded = this.#telemetry.takeStarted();
+    let outcome: TakeOutcome = 'error';
     try {
       if (!this.#isReady) await this.#closing.until(this.#ensureReady(), limits);
       const taken = await this.#taker.take({ wait, limits });
+      // Without a wait, nothing means the queue looked empty; with one, that the wait ran out.
+      outcome = taken !== undefined ? 'ok' : wait ? 'timed_out' : 'empty';
       return taken?.data ?? null;
     } catch (error) {
-      if (limits?.ranOut(error) === true) return null;
-      throw error;
+      if (limits?.ranOut(error) !== true) throw error;
+      outcome = 'timed_out';
+      return null;
     } finally {
+      takeEnded(outcome);
       limits?.[Symbol.dispose]();
     }
   }
