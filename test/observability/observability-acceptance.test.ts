@@ -1,5 +1,5 @@
 // Issue 18's acceptance run: a scripted session on a real ZooKeeper (a contended lock, a
-// leader failover, a server restart, 100 queue items, a cache) with the OpenTelemetry SDK's
+// leader failover, a server restart, 100 queue items, caches, a group) with the OpenTelemetry SDK's
 // in-memory reader and span exporter; then every metric has the expected count or a value in
 // the expected range. Each client gets its own SDK, so each figure is one client's.
 import assert from 'node:assert/strict';
@@ -9,7 +9,8 @@ import { createFramework, RetryNTimes, type FrameworkClient } from '@zkrecipes/f
 import { InterProcessMutex, InterProcessSemaphoreV2 } from '@zkrecipes/locks';
 import { LeaderLatch } from '@zkrecipes/leader';
 import { DistributedQueue, jsonSerializer } from '@zkrecipes/queues';
-import { CuratorCache, PathChildrenCache, StartMode } from '@zkrecipes/caches';
+import { CuratorCache, NodeCache, PathChildrenCache, StartMode } from '@zkrecipes/caches';
+import { GroupMember } from '@zkrecipes/group';
 import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { OtelCapture } from '@zkrecipes/test-support';
@@ -26,6 +27,8 @@ function clientWith(server: TestingServer, otel: OtelCapture): FrameworkClient {
 
 const MUTEX = { 'zkrecipes.recipe': 'InterProcessMutex' };
 const LATCH = { 'zkrecipes.recipe': 'LeaderLatch' };
+const GROUP = { 'zkrecipes.recipe': 'GroupMember' };
+const NODE_CACHE = { 'zkrecipes.recipe': 'NodeCache' };
 
 describe('observability acceptance: a scripted run on a real server', () => {
   let server: TestingServer;
@@ -50,7 +53,7 @@ describe('observability acceptance: a scripted run on a real server', () => {
     await server?.close();
   });
 
-  it('contended lock, leader failover, server restart, 100 queue items, a cache: every metric as expected', async () => {
+  it('contended lock, leader failover, server restart, 100 queue items, caches, a group: every metric as expected', async () => {
     // --- A contended lock: A holds; B's acquire(0) is refused, a 100 ms acquire times out,
     // then a waiting acquire gets it once A releases. B still holds it through the restart.
     const lockPath = uniquePath('lock');
@@ -152,6 +155,58 @@ describe('observability acceptance: a scripted run on a real server', () => {
       message: 'the consumed events counted',
     });
     const [backlog] = await otelB.points('zkrecipes.queue.backlog');
+
+    // --- A group: A joins, then B; B changes its payload and leaves. Then a second member
+    // on client A: both of A's members report the same attributes, so the gauge is their sum.
+    const groupPath = uniquePath('group');
+    const memberA = new GroupMember(a, groupPath, 'a', Buffer.from('a0'));
+    const memberB = new GroupMember(b, groupPath, 'b', Buffer.from('b0'));
+    const payloadOf = (member: GroupMember, id: string) =>
+      member.getCurrentMembers().get(id)?.toString();
+    await memberA.start();
+    assert.equal(await memberA.waitForInitialCreate({ timeoutMs: timing.ms(10_000) }), true);
+    await memberB.start();
+    await waitFor(() => payloadOf(memberA, 'b') === 'b0' && payloadOf(memberB, 'a') === 'a0', {
+      message: 'A and B see each other',
+    });
+    const [membersA] = await otelA.points('zkrecipes.group.members', GROUP);
+    const [membersB] = await otelB.points('zkrecipes.group.members', GROUP);
+    await memberB.setThisData(Buffer.from('b1'));
+    await waitFor(() => payloadOf(memberA, 'b') === 'b1' && payloadOf(memberB, 'b') === 'b1', {
+      message: 'A and B see b1',
+    });
+    await memberB.close();
+    await waitFor(() => !memberA.getCurrentMembers().has('b'), { message: 'A sees B leave' });
+    const [aloneA] = await otelA.points('zkrecipes.group.members', GROUP);
+    const memberA2 = new GroupMember(a, groupPath, 'a2');
+    await memberA2.start();
+    await waitFor(
+      () => memberA.getCurrentMembers().size === 2 && memberA2.getCurrentMembers().has('a'),
+      { message: 'a and a2 see each other' },
+    );
+    const [twoOnA] = await otelA.points('zkrecipes.group.members', GROUP);
+    await memberA2.close();
+    await waitFor(() => !memberA.getCurrentMembers().has('a2'), { message: 'a sees a2 leave' });
+    await memberA.close();
+
+    // --- A NodeCache on B over a node A writes: built before start() resolves, one change,
+    // then the node deleted.
+    const nodePath = uniquePath('node');
+    await a.create(nodePath, { data: Buffer.from('v0') });
+    const nodeCache = new NodeCache(b, nodePath);
+    await nodeCache.start({ buildInitial: true });
+    assert.equal(nodeCache.getCurrentData()?.data?.toString(), 'v0');
+    const [nodeEntries] = await otelB.points('zkrecipes.cache.entries', NODE_CACHE);
+    await a.setData(nodePath, Buffer.from('v1'));
+    await waitFor(() => nodeCache.getCurrentData()?.data?.toString() === 'v1', {
+      message: 'NodeCache sees v1',
+    });
+    await a.delete(nodePath);
+    await waitFor(() => nodeCache.getCurrentData() === undefined, {
+      message: 'NodeCache sees the delete',
+    });
+    const [nodeEntriesGone] = await otelB.points('zkrecipes.cache.entries', NODE_CACHE);
+    await nodeCache.close();
     await producer.close();
     await consumer.close();
     await cache.close();
@@ -352,5 +407,30 @@ describe('observability acceptance: a scripted run on a real server', () => {
       }),
       1,
     );
+    // NodeCache: the initial read, v1 and the delete are each one NODE_CHANGED.
+    assert.equal(await otelB.total('zkrecipes.cache.initial_load.duration', NODE_CACHE), 1);
+    assert.equal(
+      await otelB.total('zkrecipes.cache.events', {
+        ...NODE_CACHE,
+        'zkrecipes.cache.event': 'NODE_CHANGED',
+      }),
+      3,
+    );
+    assert.equal(nodeEntries?.value, 1);
+    assert.equal(nodeEntriesGone?.value, 0);
+
+    // ===== Group
+    assert.equal(membersA?.value, 2);
+    assert.equal(membersB?.value, 2);
+    assert.equal(aloneA?.value, 1);
+    assert.equal(twoOnA?.value, 4, "two members on one client: each one's view of 2, summed");
+    // A's changes: a and b appear, b1, b leaves (4); a2 appears in and leaves a's view (2);
+    // a2's view gets a and a2 (2). B's: a and b appear, b1.
+    assert.equal(await otelA.total('zkrecipes.group.changes', GROUP), 8);
+    assert.equal(await otelB.total('zkrecipes.group.changes', GROUP), 3);
+    assert.equal(await otelA.total('zkrecipes.group.initial_load.duration', GROUP), 2);
+    assert.equal(await otelB.total('zkrecipes.group.initial_load.duration', GROUP), 1);
+    const [groupLoad] = await otelB.points('zkrecipes.group.initial_load.duration', GROUP);
+    assert.ok(groupLoad!.max! < 10, `group initial load ${groupLoad!.max} s`);
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { SpanStatusCode } from '@opentelemetry/api';
 import { after, before, describe, it } from 'node:test';
-import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
+import { killSession, TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
 import { createFramework, type FrameworkOptions } from '../../src/create-framework.js';
 import type { FrameworkClient } from '../../src/client/framework-client.js';
 import { InvalidArgumentError } from '../../src/errors/zookeeper-error-classes.js';
@@ -120,6 +121,54 @@ describe('client telemetry and health', () => {
       assert.equal(more.length, 0);
       assert.equal(span?.attributes['zookeeper.session.new'], false);
       assert.equal(span?.attributes['zookeeper.session.id'], health.sessionId);
+    } finally {
+      await client.close();
+      await otel.shutdown();
+    }
+  });
+
+  it('killSession: LOST counted once in the metrics and health(), a reconnect span with a "session lost" event, then a new session', async () => {
+    const otel = new OtelCapture();
+    // A short session, so the LOST path (and the new session after it) is over quickly.
+    const client = clientOf(server, {
+      sessionTimeoutMs: 4000,
+      meterProvider: otel.meterProvider,
+      tracerProvider: otel.tracerProvider,
+    });
+    try {
+      await client.start();
+      assert.equal(await client.blockUntilConnected({ timeoutMs: timing.ms(10_000) }), true);
+      const sessionBefore = client.health().sessionId;
+      await killSession(client, server.connectString);
+      await waitFor(
+        () => client.health().lostCount === 1 && client.connectionState === 'RECONNECTED',
+        { timeoutMs: 20_000, message: 'LOST, then RECONNECTED' },
+      );
+      const health = client.health();
+      assert.equal(health.lostCount, 1);
+      assert.equal(health.ready, true);
+      assert.notEqual(health.sessionId, sessionBefore);
+      assert.equal(await otel.total('zookeeper.client.session.lost'), 1);
+      assert.equal(
+        await otel.total('zookeeper.client.connection.state_changes', {
+          'zookeeper.connection.state': 'LOST',
+        }),
+        1,
+      );
+      assert.equal(
+        await otel.total('zookeeper.client.reconnects', { 'zookeeper.session.new': true }),
+        1,
+      );
+      // The takeover may first bounce the client on its old session (SUSPENDED, RECONNECTED
+      // without a new session, its own span); exactly one span covers the loss.
+      const lostSpans = otel
+        .spans('zookeeper.client.reconnect')
+        .filter((span) => span.events.some((event) => event.name === 'session lost'));
+      assert.equal(lostSpans.length, 1);
+      const [span] = lostSpans;
+      assert.equal(span?.attributes['zookeeper.session.new'], true);
+      assert.equal(span?.attributes['zookeeper.session.id'], health.sessionId);
+      assert.equal(span?.status.code, SpanStatusCode.OK);
     } finally {
       await client.close();
       await otel.shutdown();
