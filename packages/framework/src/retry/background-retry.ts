@@ -1,8 +1,7 @@
 import { isRetryable as isRetryableError } from '../errors/predicates.js';
-import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import { abortableSleep } from './abortable-sleep.js';
 import { onAbort } from './on-abort.js';
-import type { RetryInfo } from './retry-loop.js';
+import { checkDelay, type RetryInfo } from './retry-loop.js';
 import type { RetryPolicy } from './retry-policy.js';
 
 /** Options of {@link BackgroundRetry}. */
@@ -187,16 +186,5 @@ export class BackgroundRetry {
   #cancelWait(): void {
     this.#wait?.abort();
     this.#wait = undefined;
-  }
-}
-
-// As in retryLoop: a NaN, negative or infinite delay is a bug in the policy, not a wait.
-function checkDelay(delayMs: number, error: unknown): void {
-  if (typeof delayMs !== 'number' || !Number.isFinite(delayMs) || delayMs < 0) {
-    throw new InvalidArgumentError(
-      `retry policy returned delay ${String(delayMs)}; a delay must be a finite number >= 0 ` +
-        `or undefined to stop`,
-      { cause: error },
-    );
   }
 }

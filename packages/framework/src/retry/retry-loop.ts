@@ -83,9 +83,13 @@ export async function retryLoop<T>(
   }
 }
 
-// A policy returning NaN, a negative or an infinite delay is a bug in the policy; say so rather
-// than sleeping for a surprising time (NaN and Infinity would become a 1 ms timer in Node).
-function checkDelay(delayMs: number, error: unknown): void {
+/**
+ * A policy returning NaN, a negative or an infinite delay is a bug in the policy; say so rather
+ * than sleeping for a surprising time (NaN and Infinity would become a 1 ms timer in Node).
+ *
+ * @internal
+ */
+export function checkDelay(delayMs: number, error: unknown): void {
   if (typeof delayMs !== 'number' || !Number.isFinite(delayMs) || delayMs < 0) {
     throw new InvalidArgumentError(
       `retry policy returned delay ${String(delayMs)}; a delay must be a finite number >= 0 ` +

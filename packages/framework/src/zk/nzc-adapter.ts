@@ -17,6 +17,7 @@ import {
   encodeMulti,
   encodeMultiRead,
   encodePath,
+  CreateFlag,
   OpCode,
   WatcherType,
 } from '@zkrecipes/wire';
@@ -113,15 +114,8 @@ nzcException.create = (code: number, path?: string): NzcException => {
   return error;
 };
 
-const NZC_MODE: Record<CreateMode, number> = {
-  PERSISTENT: 0,
-  EPHEMERAL: 1,
-  PERSISTENT_SEQUENTIAL: 2,
-  EPHEMERAL_SEQUENTIAL: 3,
-  CONTAINER: 4,
-  PERSISTENT_WITH_TTL: 5,
-  PERSISTENT_SEQUENTIAL_WITH_TTL: 6,
-};
+/** nzc takes the CreateRequest flags as they go on the wire. */
+const NZC_MODE: Record<CreateMode, number> = CreateFlag;
 
 /** The request a create in `mode` needs: nzc's own create knows the first four modes only. */
 function createOpCode(mode: CreateMode): number {

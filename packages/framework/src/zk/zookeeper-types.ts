@@ -3,7 +3,7 @@
  * own declarations: node-zookeeper-client's published typings are wrong in places. Stat, Acl
  * and Perms are the protocol's own records, defined once in @zkrecipes/wire.
  */
-import { Perms, type Acl, type Stat } from '@zkrecipes/wire';
+import { Perms, type Acl, type MultiOp, type Stat } from '@zkrecipes/wire';
 
 export { Perms } from '@zkrecipes/wire';
 export type { Acl, Stat } from '@zkrecipes/wire';
@@ -91,25 +91,11 @@ export type Watcher = (event: WatchedEvent) => void;
  */
 export type PersistentWatchMode = 'PERSISTENT' | 'PERSISTENT_RECURSIVE';
 
-/** One operation of a multi (transaction), with full server paths and validated input. */
-export type WireTransactionOp =
-  | {
-      readonly type: 'create';
-      readonly path: string;
-      readonly data: Buffer;
-      readonly acl: readonly Acl[];
-      readonly mode: CreateMode;
-      /** The time to live of a TTL mode; undefined for every other mode. */
-      readonly ttlMs?: number | undefined;
-    }
-  | { readonly type: 'delete'; readonly path: string; readonly version: number }
-  | {
-      readonly type: 'setData';
-      readonly path: string;
-      readonly data: Buffer;
-      readonly version: number;
-    }
-  | { readonly type: 'check'; readonly path: string; readonly version: number };
+/**
+ * One operation of a multi (transaction), with full server paths and validated input: the
+ * wire package's op as it is encoded.
+ */
+export type WireTransactionOp = MultiOp;
 
 export type WireTransactionResult =
   | { readonly type: 'create'; readonly path: string }
