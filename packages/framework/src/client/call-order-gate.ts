@@ -1,4 +1,4 @@
-import { onAbort } from '../retry/on-abort.js';
+import { onAnyAbort } from '../retry/on-abort.js';
 
 /** A call's place in line, from {@link CallOrderGate.enter}. */
 export interface CallTurn {
@@ -53,7 +53,9 @@ export class CallOrderGate {
       this.#remove(waiting);
       waiting.fail(reason);
     };
-    const stopListening = listenOnce([signal, this.#closedSignal], leave);
+    const stopListening = onAnyAbort([signal, this.#closedSignal], (aborted) =>
+      leave(aborted.reason),
+    );
     void prerequisite?.then(() => {
       waiting.prerequisiteMet = true;
       this.#pump();
@@ -83,30 +85,4 @@ export class CallOrderGate {
     head.released = true;
     head.release();
   }
-}
-
-/** Calls `listener` with the reason of the first of `signals` to abort; returns the remover. */
-function listenOnce(
-  signals: readonly (AbortSignal | undefined)[],
-  listener: (reason: unknown) => void,
-): () => void {
-  const removers: (() => void)[] = [];
-  const stop = (): void => {
-    for (const remove of removers) remove();
-  };
-  for (const signal of signals) {
-    if (signal === undefined) continue;
-    if (signal.aborted) {
-      stop();
-      listener(signal.reason);
-      return () => {};
-    }
-    removers.push(
-      onAbort(signal, () => {
-        stop();
-        listener(signal.reason);
-      }),
-    );
-  }
-  return stop;
 }

@@ -39,3 +39,32 @@ export function onAbort(signal: AbortSignal, listener: () => void): () => void {
     set.delete(listener);
   };
 }
+
+/**
+ * Calls `listener` once with the first of `signals` to abort, at once when one already has.
+ * Returns the function that stops listening to all of them.
+ */
+export function onAnyAbort(
+  signals: readonly (AbortSignal | undefined)[],
+  listener: (signal: AbortSignal) => void,
+): () => void {
+  const removers: (() => void)[] = [];
+  const stop = (): void => {
+    for (const remove of removers) remove();
+  };
+  for (const signal of signals) {
+    if (signal === undefined) continue;
+    if (signal.aborted) {
+      stop();
+      listener(signal);
+      return () => {};
+    }
+    removers.push(
+      onAbort(signal, () => {
+        stop();
+        listener(signal);
+      }),
+    );
+  }
+  return stop;
+}

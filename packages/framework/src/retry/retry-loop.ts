@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import { isRetryable as isRetryableError } from '../errors/predicates.js';
 import { abortableSleep } from './abortable-sleep.js';
-import { onAbort } from './on-abort.js';
+import { onAnyAbort } from './on-abort.js';
 import type { RetryPolicy } from './retry-policy.js';
 
 /** What {@link RetryLoopOptions.onRetry} is told before each sleep. */
@@ -113,12 +113,9 @@ export function untilAborted<T>(
   const list: readonly (AbortSignal | undefined)[] =
     signals instanceof AbortSignal ? [signals] : signals;
   return new Promise<T>((resolve, reject) => {
-    const listening: (() => void)[] = [];
-    const stop = (): void => {
-      for (const stopListening of listening) stopListening();
-    };
     // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged
     const fail = (reason: unknown): void => reject(reason);
+    let stop = (): void => {};
     // Observed whatever happens, so a rejection after an abort is never unhandled.
     promise.then(
       (value) => {
@@ -130,20 +127,7 @@ export function untilAborted<T>(
         fail(error);
       },
     );
-    for (const each of list) {
-      if (each === undefined) continue;
-      if (each.aborted) {
-        stop();
-        fail(each.reason);
-        return;
-      }
-      listening.push(
-        onAbort(each, () => {
-          stop();
-          fail(each.reason);
-        }),
-      );
-    }
+    stop = onAnyAbort(list, (aborted) => fail(aborted.reason));
   });
 }
 
