@@ -31,9 +31,9 @@ describe('LeaderSelector telemetry', () => {
     await server.close();
   });
 
-  /** How many children reads this client has had answered. */
-  const childrenReads = (capture: OtelCapture): Promise<number> =>
-    capture.total('zookeeper.client.request.duration', { 'zookeeper.operation': 'getChildren' });
+  /** How many data reads (a watch on the node ahead) this client has had answered. */
+  const dataReads = (capture: OtelCapture): Promise<number> =>
+    capture.total('zookeeper.client.request.duration', { 'zookeeper.operation': 'getData' });
 
   it('failover: the survivor records one leaderless duration, from the leader going to taking over', async () => {
     const path = uniquePath('selector');
@@ -76,11 +76,12 @@ describe('LeaderSelector telemetry', () => {
       }
       await waitFor(() => a!.selector.isLeader, { message: 'a leads' });
       const earlier = await otel[2]!.total(LEADERLESS, SELECTOR);
-      // c watches b. b leaves: c's watch fires and its next look still finds a at the head.
-      const readsBefore = await childrenReads(otel[2]!);
+      // c watches b. b leaves: c's watch fires, its next look still finds a at the head, and
+      // c watches a.
+      const readsBefore = await dataReads(otel[2]!);
       await b!.selector.close();
-      await waitFor(async () => (await childrenReads(otel[2]!)) > readsBefore, {
-        message: 'c looked again after b left',
+      await waitFor(async () => (await dataReads(otel[2]!)) > readsBefore, {
+        message: 'c watching a after b left',
       });
       assert.equal(await otel[2]!.total(LEADERLESS, SELECTOR), earlier);
       // Now c watches a, the leader: its going is one leaderless time, ended by c's takeover.

@@ -33,16 +33,28 @@ export interface LockDriver {
    * which then leaves nothing behind. Must never say false when the newcomer would wait.
    */
   blocked(sorted: readonly string[], maxLeases: number): boolean;
+  /**
+   * Whether the deletion of the watched node may be judged on the last look at the queue,
+   * without reading it again: true when every node that could stand in this waiter's way is
+   * sequential, so a node that joins later sorts after us. False for a writer of the
+   * read/write lock: a write holder's read node takes its write node's place in line.
+   */
+  readonly judgesDeletion: boolean;
 }
 
 /**
  * Curator's StandardLockInternalsDriver: the first `maxLeases` participants hold; any other
  * watches the participant `maxLeases` places ahead of it.
  */
-function standardDriver(recipe: LockRecipe, markers: readonly string[]): LockDriver {
+function standardDriver(
+  recipe: LockRecipe,
+  markers: readonly string[],
+  judgesDeletion: boolean,
+): LockDriver {
   return {
     recipe,
     markers,
+    judgesDeletion,
     verdict(sorted, ourName, maxLeases) {
       const index = sorted.indexOf(ourName);
       if (index < maxLeases) return HOLDS;
@@ -53,12 +65,12 @@ function standardDriver(recipe: LockRecipe, markers: readonly string[]): LockDri
 }
 
 /** InterProcessMutex: `lock-` nodes, one holder. */
-export const MUTEX_DRIVER = standardDriver('InterProcessMutex', [LockName.MUTEX]);
+export const MUTEX_DRIVER = standardDriver('InterProcessMutex', [LockName.MUTEX], true);
 
 const READ_WRITE_MARKERS = [LockName.READ, LockName.WRITE] as const;
 
 /** The write lock of InterProcessReadWriteLock: exclusive against readers and writers alike. */
-export const WRITE_DRIVER = standardDriver('InterProcessReadWriteLock', READ_WRITE_MARKERS);
+export const WRITE_DRIVER = standardDriver('InterProcessReadWriteLock', READ_WRITE_MARKERS, false);
 
 /**
  * The read lock (Curator's ReadLock driver): a reader holds when no write node sorts before it,
@@ -67,6 +79,8 @@ export const WRITE_DRIVER = standardDriver('InterProcessReadWriteLock', READ_WRI
 export const READ_DRIVER: LockDriver = {
   recipe: 'InterProcessReadWriteLock',
   markers: READ_WRITE_MARKERS,
+  // Write nodes are always sequential: none can join ahead of a waiting reader.
+  judgesDeletion: true,
   verdict(sorted, ourName) {
     const ourIndex = sorted.indexOf(ourName);
     const firstWriter = sorted.findIndex((name) => name.includes(LockName.WRITE));
@@ -85,6 +99,7 @@ export const READ_DRIVER: LockDriver = {
 export const LEASE_DRIVER: LockDriver = {
   recipe: undefined,
   markers: [LockName.LEASE],
+  judgesDeletion: false, // it watches the children, not one node
   verdict: (sorted, _ourName, maxLeases) =>
     sorted.length <= maxLeases ? HOLDS : { holds: false, watch: WATCH_CHILDREN },
   blocked: (sorted, maxLeases) => sorted.length >= maxLeases,

@@ -5,7 +5,9 @@
 // - the create and the children read are sent back to back (ZooKeeper answers one session's
 //   requests in order, so the read already sees our node): one round trip, not two;
 // - acquire(0) reads first and answers false with that one read when anyone is ahead, leaving
-//   no node and no watch behind.
+//   no node and no watch behind;
+// - when the node ahead is deleted, the hand-over is judged on the last look without it (see
+//   QueueWatch.changeOf), not on a new read, wherever no node can join the queue ahead of ours.
 import {
   InvalidArgumentError,
   isClosed,
@@ -229,7 +231,13 @@ export class LockInternals {
         return { path: node.path, fencingToken: options.fencingToken ?? node.czxid, epoch };
       }
       if (limits.expired) return undefined;
-      ({ epoch, children } = await queue.changeOf(verdict.watch, options.observer));
+      const holdsWithout = driver.judgesDeletion
+        ? (gone: string): string[] | undefined => {
+            const rest = sorted.filter((name) => name !== gone);
+            return driver.verdict(rest, ourName, maxLeases).holds ? rest : undefined;
+          }
+        : undefined;
+      ({ epoch, children } = await queue.changeOf(verdict.watch, options.observer, holdsWithout));
     }
   }
 

@@ -2,7 +2,13 @@
 // ahead, wait for it to go) and in InterProcessSemaphoreV2 (watch the leases, wait for one to
 // be returned), each followed by the next look at the queue. One per attempt; disposing it
 // withdraws a watch still armed.
-import { isNoNode, joinPath, type FrameworkClient } from '@zkrecipes/framework';
+import {
+  isNoNode,
+  joinPath,
+  WatchEventType,
+  type FrameworkClient,
+  type WatchedEvent,
+} from '@zkrecipes/framework';
 import type { ConnectionWatch } from './connection-watch.js';
 import type { QueueObserver } from './lock-internals.js';
 import { WATCH_CHILDREN } from './lock-driver.js';
@@ -65,12 +71,21 @@ export class QueueWatch implements Disposable {
    * Waits until `watch` (a participant's name, or the children) changes, then looks at the
    * queue again. Rejects with the signal's reason when it aborts (the deadline passed, the
    * caller gave up). After the client's close the look meets the ClosedError.
+   *
+   * `holdsWithout` (for a driver that judges deletions) answers the watched node's deletion
+   * without a new read when it returns a look: the last one without that node, on which the
+   * waiter holds. Nodes that joined since are sequential and sort after ours, and any other
+   * node that left only helps, so that hold is sound on the queue as it is now. This takes a
+   * round trip off a hand-over; Curator reads the children again. When the last look says
+   * the waiter would still wait (it may be stale), the children are read as usual.
    */
   changeOf(
     watch: string | typeof WATCH_CHILDREN,
     observer?: Pick<QueueObserver, 'woke'>,
+    holdsWithout?: (gone: string) => readonly string[] | undefined,
   ): Promise<Listing> {
-    return watch === WATCH_CHILDREN ? this.#childrenChange() : this.#deletionOf(watch, observer);
+    if (watch === WATCH_CHILDREN) return this.#childrenChange();
+    return this.#deletionOf(watch, observer, holdsWithout);
   }
 
   /**
@@ -85,15 +100,23 @@ export class QueueWatch implements Disposable {
   async #deletionOf(
     name: string,
     observer: Pick<QueueObserver, 'woke'> | undefined,
+    holdsWithout: ((gone: string) => readonly string[] | undefined) | undefined,
   ): Promise<Listing> {
     const deleted = new WakeWait();
-    let next: Promise<Listing> | undefined;
-    const watch = (): void => {
+    let next: Promise<Listing> | Listing | undefined;
+    const watch = (event: WatchedEvent): void => {
       if (deleted.ended) return;
-      next = this.list();
-      next.catch(() => undefined); // not unhandled if an abort makes us drop it
+      // The event came on our session, so our own node is still there.
+      const rest = event.type === WatchEventType.NODE_DELETED ? holdsWithout?.(name) : undefined;
+      if (rest !== undefined) {
+        next = { epoch: this.#connection.epoch, children: rest };
+      } else {
+        const read = this.list();
+        read.catch(() => undefined); // not unhandled if an abort makes us drop it
+        next = read;
+      }
       deleted.wake();
-      observer?.woke(); // after the read is sent: the handoff waits for nothing of it
+      observer?.woke(); // after any read is sent: the handoff waits for nothing of it
     };
     const signal = this.#signal;
     try {

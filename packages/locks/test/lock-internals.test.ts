@@ -40,7 +40,7 @@ function trace(calls: readonly { op: string; opensRoundTrip: boolean }[]): [stri
 }
 
 describe('LockInternals', () => {
-  it('a mutex waiter: create and first look in one round trip, a watch on the node ahead, one look when it goes', async () => {
+  it('a mutex waiter: create and first look in one round trip, a watch on the node ahead, no new look when it goes', async () => {
     const [a, b] = clients as [FrameworkClient, FrameworkClient];
     const path = uniquePath('loop-waiter');
     const holder = new InterProcessMutex(a, path);
@@ -58,11 +58,42 @@ describe('LockInternals', () => {
       ['create', true],
       ['getChildren', false], // sent while the create is in flight
       ['getData', true], // the node ahead, with a watch
-      ['getChildren', true], // after it went: the look that confirms the hold
+      // its deletion is judged on the first look: nothing can join a mutex's queue ahead of us
     ]);
     assert.equal(traced.calls[2]!.path, holderNode);
     assert.deepEqual(await watchedPaths(server, b), [], 'the watch fired; none is left');
     await waiter.release();
+  });
+
+  it('a waiter whose look is older than the node it watches reads the children again when that node goes', async () => {
+    const [a, b, c] = clients as [FrameworkClient, FrameworkClient, FrameworkClient];
+    const path = uniquePath('loop-stale');
+    const first = new InterProcessMutex(a, path);
+    await first.acquire();
+    const second = new InterProcessMutex(b, path);
+    const secondWaiting = second.acquire();
+    await waitFor(async () => (await watchersOf(server, first.getLockPath()!)).length === 1, {
+      message: 'the second watching the first',
+    });
+    const traced = tracingClient(c);
+    const third = new InterProcessMutex(traced.client, path);
+    const thirdWaiting = third.acquire();
+    let thirdHolds = false;
+    void thirdWaiting.then(() => (thirdHolds = true));
+    await answered(traced, c, 3); // its look saw both nodes ahead; it watches the second
+    await first.release();
+    await secondWaiting; // right behind the holder: no read
+    // The third's look still has the first node ahead of the second: not enough to hold on.
+    assert.equal(thirdHolds, false);
+    await second.release();
+    await thirdWaiting;
+    assert.deepEqual(trace(traced.calls), [
+      ['create', true],
+      ['getChildren', false],
+      ['getData', true], // the second node, with a watch
+      ['getChildren', true], // its look was stale: read again, then hold
+    ]);
+    await third.release();
   });
 
   it('a semaphore lease that fits at once: mutex turn, lease and its first look, mutex release; no watch', async () => {
