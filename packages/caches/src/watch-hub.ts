@@ -72,7 +72,9 @@ export class WatchHub {
    * then). Call {@link confirm} once the read succeeded: only then does the server hold it.
    */
   arm(kind: WatchKind, path: string): { token: WatchToken; watcher: Watcher } | undefined {
-    const attempt = this.#entry(`${kind}:${path}`).watch.next();
+    const key = `${kind}:${path}`;
+    const entry = this.#entry(key);
+    const attempt = entry.watch.next();
     if (attempt === undefined) return undefined;
     const token: WatchToken = {
       attempt,
@@ -81,24 +83,45 @@ export class WatchHub {
         return attempt.event;
       },
     };
-    tokens.set(attempt, token);
+    issued.set(attempt, { token, key, entry, standIn: undefined });
     return { token, watcher: attempt.watcher };
   }
 
   /** The read that carried `token` succeeded: the watch is on the server unless it fired. */
   confirm(token: WatchToken): void {
-    token.attempt.confirm();
+    const record = issued.get(token.attempt);
+    if (record === undefined) return;
+    if (this.#entries.get(record.key) === record.entry) {
+      token.attempt.confirm();
+      return;
+    }
+    // The entry that issued it was pruned while the read was in flight (its last cache left).
+    // The watch is on the server all the same: the path's entry now (made anew if need be) is
+    // armed with a stand-in that this watch's event fires, so a cache subscribing now adds no
+    // watch. Already armed: that watch fires with this one, which then stays silent.
+    if (token.event !== undefined) return;
+    const current = this.#entry(record.key);
+    const standIn = current.watch.next();
+    record.standIn = standIn ?? null;
+    if (standIn === undefined) return;
+    issued.set(standIn, { token, key: record.key, entry: current, standIn: undefined });
+    standIn.confirm();
   }
 
   #entry(key: string): Entry {
     let entry = this.#entries.get(key);
     if (entry === undefined) {
       const watch = new RearmableWatch((event, _current, attempt) => {
+        const record = issued.get(attempt);
+        if (record === undefined || record.standIn === null) return;
+        if (record.standIn !== undefined) {
+          record.standIn.watcher(event);
+          return;
+        }
         // Looked up now: the entry may have been pruned and made anew since the read.
         const now = this.#entries.get(key);
-        const token = tokens.get(attempt);
-        if (now === undefined || token === undefined) return;
-        for (const listener of [...now.listeners]) listener(event, token);
+        if (now === undefined) return;
+        for (const listener of [...now.listeners]) listener(event, record.token);
         this.#prune(key, now);
       });
       entry = { watch, listeners: new Set() };
@@ -114,5 +137,14 @@ export class WatchHub {
   }
 }
 
-/** The hub's token of each attempt, for its listeners; dropped with the attempt. */
-const tokens = new WeakMap<WatchAttempt, WatchToken>();
+/** What the hub knows of each attempt it issued; dropped with the attempt. */
+interface Issued {
+  readonly token: WatchToken;
+  readonly key: string;
+  /** The entry that issued it. */
+  readonly entry: Entry;
+  /** Confirmed after its entry was pruned: the current entry's stand-in, or null (silent). */
+  standIn: WatchAttempt | null | undefined;
+}
+
+const issued = new WeakMap<WatchAttempt, Issued>();
