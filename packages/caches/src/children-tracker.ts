@@ -186,7 +186,7 @@ export class ChildrenTracker {
       if (!this.#options.signal.aborted) await this.#parentMissing(batches);
       return;
     }
-    if (watch !== undefined) this.#hub.confirm('children', this.#path, watch.token);
+    if (watch !== undefined) this.#hub.confirm(watch.token);
     if (this.#options.signal.aborted) return;
     this.#applyListing(children, stat.pzxid, force, batches);
   }
@@ -233,7 +233,7 @@ export class ChildrenTracker {
     const watch = this.#hub.arm('node', this.#path);
     if (watch === undefined) return; // watched already: its event comes on the creation
     const stat = await this.#client.exists(this.#path, { watch: watch.watcher });
-    this.#hub.confirm('node', this.#path, watch.token);
+    this.#hub.confirm(watch.token);
     // Re-created between the two requests: list it now.
     if (stat !== null) this.#listAgain = true;
   }
@@ -312,7 +312,7 @@ export class ChildrenTracker {
           });
         if (watch !== undefined) {
           watch.token.czxid = stat.czxid;
-          this.#hub.confirm('node', fullPath, watch.token);
+          this.#hub.confirm(watch.token);
           // Deleted right after this read, and the event overtook this reply: stale.
           if (watch.token.event === 'NODE_DELETED') this.#tombstone(fullPath, stat.czxid);
         }

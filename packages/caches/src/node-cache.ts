@@ -217,7 +217,7 @@ export class NodeCache {
     const watch = this.#hub.arm('node', this.#path);
     try {
       const { data, stat } = await this.#client.getData(this.#path, { watch: watch?.watcher });
-      if (watch !== undefined) this.#hub.confirm('node', this.#path, watch.token);
+      if (watch !== undefined) this.#hub.confirm(watch.token);
       return { path: this.#path, stat, data };
     } catch (error) {
       if (!isNoNode(error)) throw error;
@@ -225,7 +225,7 @@ export class NodeCache {
     // A failed getData sets no watch; exists does, and it fires on the creation.
     const existsWatch = this.#hub.arm('node', this.#path);
     const stat = await this.#client.exists(this.#path, { watch: existsWatch?.watcher });
-    if (existsWatch !== undefined) this.#hub.confirm('node', this.#path, existsWatch.token);
+    if (existsWatch !== undefined) this.#hub.confirm(existsWatch.token);
     return stat === null ? undefined : 'again';
   }
 

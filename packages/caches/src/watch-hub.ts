@@ -1,12 +1,15 @@
 import type { FrameworkClient, WatchedEvent, WatchEventType, Watcher } from '@zkrecipes/framework';
+import { RearmableWatch, type WatchAttempt } from '@zkrecipes/framework/recipe-support';
 
 /** Which server-side watch: on the node itself (getData, exists) or on its children. */
 export type WatchKind = 'node' | 'children';
 
-/** One watch handed to one read. Set by the watcher when it fires, whenever that happens. */
+/** One watch handed to one read; the hub's listeners get it with the watch's event. */
 export interface WatchToken {
-  fired: boolean;
-  event: WatchEventType | undefined;
+  /** The recipe-support attempt behind it (its watcher and confirmation). */
+  readonly attempt: WatchAttempt;
+  /** The type of the event this watch delivered; undefined until it fires. */
+  readonly event: WatchEventType | undefined;
   /** For a node watch: the czxid of the incarnation it was set on (0n until the read returns). */
   czxid: bigint;
 }
@@ -14,8 +17,8 @@ export interface WatchToken {
 export type WatchListener = (event: WatchedEvent, token: WatchToken) => void;
 
 interface Entry {
-  /** The watch the server holds for this path, as far as we know (confirmed, not fired). */
-  armed: WatchToken | undefined;
+  /** Whether the server holds a watch of ours on this path (the one armed bookkeeping). */
+  readonly watch: RearmableWatch;
   readonly listeners: Set<WatchListener>;
 }
 
@@ -23,7 +26,9 @@ const hubs = new WeakMap<FrameworkClient, WatchHub>();
 
 /**
  * The caches' one-shot watches, shared per client: at most one watcher per path and kind is
- * handed to the wire client, and every cache interested in that path hears its event.
+ * handed to the wire client, and every cache interested in that path hears its event. Whether
+ * that watch is armed is kept by recipe-support's RearmableWatch, one per path and kind, as
+ * every other recipe keeps its own.
  *
  * Why: the wire client cannot remove a watch, so a closed cache's watches stay registered
  * until their node changes. Given to the client directly, each would keep its closure (and
@@ -59,7 +64,7 @@ export class WatchHub {
 
   /** Whether the server holds a watch of ours on this path (confirmed and not fired). */
   isArmed(kind: WatchKind, path: string): boolean {
-    return this.#entries.get(`${kind}:${path}`)?.armed !== undefined;
+    return this.#entries.get(`${kind}:${path}`)?.watch.armed === true;
   }
 
   /**
@@ -68,43 +73,78 @@ export class WatchHub {
    */
   arm(kind: WatchKind, path: string): { token: WatchToken; watcher: Watcher } | undefined {
     const key = `${kind}:${path}`;
-    if (this.#entries.get(key)?.armed !== undefined) return undefined;
-    const token: WatchToken = { fired: false, event: undefined, czxid: 0n };
-    const watcher: Watcher = (event) => {
-      token.fired = true;
-      token.event = event.type;
-      // Looked up now: the entry may have been pruned and made anew since the read.
-      const entry = this.#entries.get(key);
-      if (entry === undefined) return;
-      if (entry.armed === token) entry.armed = undefined;
-      for (const listener of [...entry.listeners]) listener(event, token);
-      this.#prune(key, entry);
+    const entry = this.#entry(key);
+    const attempt = entry.watch.next();
+    if (attempt === undefined) return undefined;
+    const token: WatchToken = {
+      attempt,
+      czxid: 0n,
+      get event() {
+        return attempt.event;
+      },
     };
-    return { token, watcher };
+    issued.set(attempt, { token, key, entry, standIn: undefined });
+    return { token, watcher: attempt.watcher };
   }
 
   /** The read that carried `token` succeeded: the watch is on the server unless it fired. */
-  confirm(kind: WatchKind, path: string, token: WatchToken): void {
-    if (token.fired) return;
-    this.#entry(`${kind}:${path}`).armed = token;
+  confirm(token: WatchToken): void {
+    const record = issued.get(token.attempt);
+    if (record === undefined) return;
+    if (this.#entries.get(record.key) === record.entry) {
+      token.attempt.confirm();
+      return;
+    }
+    // The entry that issued it was pruned while the read was in flight (its last cache left).
+    // The watch is on the server all the same: the path's entry now (made anew if need be) is
+    // armed with a stand-in that this watch's event fires, so a cache subscribing now adds no
+    // watch. Already armed: that watch fires with this one, which then stays silent.
+    if (token.event !== undefined) return;
+    const current = this.#entry(record.key);
+    const standIn = current.watch.next();
+    record.standIn = standIn ?? null;
+    if (standIn === undefined) return;
+    issued.set(standIn, { token, key: record.key, entry: current, standIn: undefined });
+    standIn.confirm();
   }
 
   #entry(key: string): Entry {
     let entry = this.#entries.get(key);
     if (entry === undefined) {
-      entry = { armed: undefined, listeners: new Set() };
+      const watch = new RearmableWatch((event, _current, attempt) => {
+        const record = issued.get(attempt);
+        if (record === undefined || record.standIn === null) return;
+        if (record.standIn !== undefined) {
+          record.standIn.watcher(event);
+          return;
+        }
+        // Looked up now: the entry may have been pruned and made anew since the read.
+        const now = this.#entries.get(key);
+        if (now === undefined) return;
+        for (const listener of [...now.listeners]) listener(event, record.token);
+        this.#prune(key, now);
+      });
+      entry = { watch, listeners: new Set() };
       this.#entries.set(key, entry);
     }
     return entry;
   }
 
   #prune(key: string, entry: Entry): void {
-    if (
-      entry.listeners.size === 0 &&
-      entry.armed === undefined &&
-      this.#entries.get(key) === entry
-    ) {
+    if (entry.listeners.size === 0 && !entry.watch.armed && this.#entries.get(key) === entry) {
       this.#entries.delete(key);
     }
   }
 }
+
+/** What the hub knows of each attempt it issued; dropped with the attempt. */
+interface Issued {
+  readonly token: WatchToken;
+  readonly key: string;
+  /** The entry that issued it. */
+  readonly entry: Entry;
+  /** Confirmed after its entry was pruned: the current entry's stand-in, or null (silent). */
+  standIn: WatchAttempt | null | undefined;
+}
+
+const issued = new WeakMap<WatchAttempt, Issued>();

@@ -9,11 +9,13 @@ import {
   isClosed,
   isErrorState,
   type Logger,
+  RetryForever,
   SessionExpiredError,
   validatePath,
   type IterableObservable,
 } from '@zkrecipes/framework';
 import {
+  BackgroundRetry,
   booleanOption,
   checkClient,
   checkRecipeOptions,
@@ -51,13 +53,23 @@ interface Attempt {
   leading: Promise<void> | undefined;
 }
 
-const RETRY_AFTER_FAILURE_MS = 1000;
+/**
+ * After a failed attempt (autoRequeue): the next one a second later, for as long as the
+ * selector is started, as Curator's LeaderSelector requeues forever. A fixed pace, not a
+ * growing one: such a failure is mostly an outage, and the attempt itself waits for the
+ * connection, so a longer pause would only delay the election once the server is back.
+ */
+const REQUEUE_AFTER_FAILURE = new RetryForever({ retryIntervalMs: 1000 });
+/**
+ * The hand-over pause after giving leadership up (not a backoff: nothing failed): at most this
+ * long, so that the successor's read goes before our new node. See #requeueAfter.
+ */
 const MAX_REQUEUE_DELAY_MS = 50;
 
 /** How an attempt ended. */
 interface Outcome {
-  /** It failed for a reason other than a cancel or a closed client. */
-  readonly failed: boolean;
+  /** It failed for a reason other than a cancel or a closed client: the error. */
+  readonly failed: { readonly error: unknown } | undefined;
   /** It held the lock: how long giving the node up took. */
   readonly releaseMs?: number | undefined;
 }
@@ -114,7 +126,10 @@ export class LeaderSelector {
   #state: LeaderState = LeaderState.LATENT;
   #attempt: Attempt | undefined;
   #stopListening: (() => void) | undefined;
-  #retryTimer: NodeJS.Timeout | undefined;
+  /** Runs attempts: one per kick, and again after a failed one while autoRequeue says so. */
+  readonly #attempts: BackgroundRetry;
+  /** The hand-over pause before queueing again after leading. */
+  #handOverTimer: NodeJS.Timeout | undefined;
 
   constructor(
     client: FrameworkClient,
@@ -135,6 +150,14 @@ export class LeaderSelector {
     this.#mutex = new SelectorMutex(client, path, this.#id, telemetry);
     this.#logger = client.logger.child({ component: 'LeaderSelector', path });
     this.#leadership = new LeadershipState(client, this.#logger, telemetry);
+    this.#attempts = new BackgroundRetry(() => this.#attemptOnce(), {
+      policy: REQUEUE_AFTER_FAILURE,
+      // Whatever made the attempt fail (it was reported already), Curator queues again.
+      isRetryable: () => true,
+      onRetry: ({ retryCount, delayMs }) => {
+        this.#logger.debug('attempt failed; queueing again', { retryCount, delayMs });
+      },
+    });
   }
 
   /** The election's path. */
@@ -251,7 +274,8 @@ export class LeaderSelector {
     if (this.#state === LeaderState.CLOSED) return;
     this.#state = LeaderState.CLOSED;
     this.#stopListening?.();
-    clearTimeout(this.#retryTimer);
+    this.#attempts.close();
+    clearTimeout(this.#handOverTimer);
     const attempt = this.#attempt;
     if (attempt !== undefined) {
       attempt.cancel.abort(new ClosedError({ path: this.#path, detail: 'LeaderSelector closed' }));
@@ -293,11 +317,24 @@ export class LeaderSelector {
     return readLeader(this.#client, await this.#mutex.getParticipantNodes());
   }
 
-  /** Starts an attempt unless one is under way or the selector is not started. */
+  /**
+   * Starts an attempt now unless one is under way or the selector is not started; a pending
+   * requeue (after a failure, or the hand-over pause) is then not waited for.
+   */
   #queue(): boolean {
     if (this.#attempt !== undefined || this.#state !== LeaderState.STARTED) return false;
-    clearTimeout(this.#retryTimer);
-    this.#retryTimer = undefined;
+    clearTimeout(this.#handOverTimer);
+    this.#handOverTimer = undefined;
+    this.#attempts.kick();
+    return true;
+  }
+
+  /**
+   * One attempt, as the BackgroundRetry's task: rejects when it failed and autoRequeue wants
+   * another, so the retry policy paces the requeue.
+   */
+  async #attemptOnce(): Promise<void> {
+    if (this.#attempt !== undefined || this.#state !== LeaderState.STARTED) return;
     const attempt: Attempt = {
       cancel: new AbortController(),
       done: Promise.resolve(),
@@ -305,40 +342,50 @@ export class LeaderSelector {
     };
     this.#attempt = attempt;
     // A flow of its own: the mutex's holds are per flow, and the caller's flow is not ours.
-    attempt.done = outsideAnyFlow(() => runInFlow(() => this.#run(attempt)));
-    return true;
+    let outcome: Outcome = { failed: undefined };
+    attempt.done = outsideAnyFlow(() =>
+      runInFlow(async () => {
+        outcome = await this.#run(attempt);
+      }),
+    );
+    await attempt.done;
+    if (outcome.failed !== undefined && this.#requeues()) throw outcome.failed.error;
   }
 
-  async #run(attempt: Attempt): Promise<void> {
-    let outcome: Outcome = { failed: false };
+  async #run(attempt: Attempt): Promise<Outcome> {
+    let outcome: Outcome = { failed: undefined };
     try {
       outcome = await this.#elect(attempt);
     } finally {
       this.#attempt = undefined;
-      // A closed client never comes back: requeueing on it would spin.
-      if (
-        this.#autoRequeue &&
-        this.#state === LeaderState.STARTED &&
-        this.#client.state === 'STARTED'
-      ) {
-        this.#requeueAfter(outcome);
-      }
+      if (outcome.failed === undefined && this.#requeues()) this.#requeueAfter(outcome);
     }
+    return outcome;
   }
 
-  #requeueAfter({ failed, releaseMs }: Outcome): void {
-    if (failed) {
-      // It would fail again at once: let it rest a moment.
-      this.#retryTimer = setTimeout(() => this.#queue(), RETRY_AFTER_FAILURE_MS);
-    } else if (releaseMs !== undefined) {
-      // We just gave leadership up. The next in line is being told and is reading the
-      // children to confirm; our new node is a write the server would handle alongside that
-      // read and delay it (measured: about 0.8 ms of a 2 ms hand-over on loopback). Wait one
-      // round trip of our own (the delete's) so the successor's read goes first.
-      this.#retryTimer = setTimeout(() => this.#queue(), Math.min(releaseMs, MAX_REQUEUE_DELAY_MS));
-    } else {
+  /** Whether an attempt that ended is followed by another. */
+  #requeues(): boolean {
+    // A closed client never comes back: requeueing on it would spin.
+    return (
+      this.#autoRequeue && this.#state === LeaderState.STARTED && this.#client.state === 'STARTED'
+    );
+  }
+
+  /** Queues again after an attempt that did not fail (a failed one is the retry policy's). */
+  #requeueAfter({ releaseMs }: Outcome): void {
+    if (releaseMs === undefined) {
       this.#queue();
+      return;
     }
+    // Not a backoff (nothing failed): a hand-over pause. We just gave leadership up; the next
+    // in line is being told and is reading the children to confirm, and our new node is a
+    // write the server would handle alongside that read and delay it (measured: about 0.8 ms
+    // of a 2 ms hand-over on loopback). Wait one round trip of our own (the delete's), at most
+    // MAX_REQUEUE_DELAY_MS, so the successor's read goes first.
+    this.#handOverTimer = setTimeout(
+      () => this.#queue(),
+      Math.min(releaseMs, MAX_REQUEUE_DELAY_MS),
+    );
   }
 
   /** One attempt: queue, lead, give the node up. */
@@ -348,9 +395,9 @@ export class LeaderSelector {
     try {
       await this.#mutex.acquire(undefined, { signal: cancel.signal });
     } catch (error) {
-      if (cancel.signal.aborted || isClosed(error)) return { failed: false };
+      if (cancel.signal.aborted || isClosed(error)) return { failed: undefined };
       this.#leadership.report(error, 'waiting for leadership');
-      return { failed: true };
+      return { failed: { error } };
     }
     let releaseMs: number;
     try {
@@ -358,7 +405,7 @@ export class LeaderSelector {
     } finally {
       releaseMs = await this.#release();
     }
-    return { failed: false, releaseMs };
+    return { failed: undefined, releaseMs };
   }
 
   async #lead(attempt: Attempt): Promise<void> {

@@ -18,6 +18,7 @@ import {
   waitFor,
 } from '@zkrecipes/testing';
 import { closeAll, connectedClient } from '@zkrecipes/test-support';
+import { LeaderLatch } from '../src/leader-latch.js';
 import { LeaderSelector } from '../src/leader-selector.js';
 import type { Leadership } from '../src/leadership.js';
 import { aborted, contender, ids, LeaderWitness } from './helpers.js';
@@ -285,6 +286,51 @@ describe('LeaderSelector under faults', () => {
       child.kill('SIGKILL');
       await b.selector.close();
       await client.close();
+    }
+  });
+
+  it('an attempt that keeps failing is queued again every second (autoRequeue); server stopped while that requeue waits: close() is prompt and nothing is queued after it', async () => {
+    const path = uniquePath('requeue-failing');
+    const clients = await Promise.all([0, 1].map(() => connectedClient(server)));
+    const latch = new LeaderLatch(clients[0]!, path, { id: 'latch' });
+    try {
+      await latch.start();
+      assert.equal(await latch.await({ timeoutMs: timing.ms(10_000) }), true);
+      // A LeaderLatch's path: every attempt of the selector fails, deterministically.
+      const selector = new LeaderSelector(clients[1]!, path, () => undefined, {
+        autoRequeue: true,
+      });
+      const failures: number[] = [];
+      selector.errors.subscribe((e) => {
+        if (e.context === 'waiting for leadership') failures.push(performance.now());
+      });
+      await selector.start();
+      await waitFor(() => failures.length >= 2, {
+        timeoutMs: timing.ms(10_000),
+        message: 'a second failed attempt',
+      });
+      const gap = failures[1]! - failures[0]!;
+      assert.ok(gap >= 900, `queued again after ${gap.toFixed(0)} ms, not after the 1 s pause`);
+      // The third attempt waits for its turn (about a second): stop the server meanwhile.
+      await server.stop();
+      try {
+        const started = performance.now();
+        await selector.close();
+        const took = performance.now() - started;
+        assert.ok(took < timing.ms(500), `close() took ${took.toFixed(0)} ms`);
+        const seen = failures.length;
+        await server.restart();
+        await clients[1]!.blockUntilConnected({ timeoutMs: timing.ms(10_000) });
+        // Longer than the pause: a requeue that survived close() would have run by now.
+        await new Promise((resolve) => setTimeout(resolve, timing.ms(1_500)));
+        assert.equal(failures.length, seen, 'an attempt ran after close()');
+        assert.deepEqual(await ids(selector), [], 'the selector left a node behind');
+      } finally {
+        if (!server.running) await server.restart();
+      }
+    } finally {
+      await latch.close();
+      await closeAll(clients);
     }
   });
 });

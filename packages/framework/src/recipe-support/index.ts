@@ -25,7 +25,7 @@ export type { IterableObservable } from '../streams/iterable-observable.js';
 export { deadlineOf, TIMED_OUT, Wake, waitForWake } from './wake.js';
 export type { WaitForWakeOptions } from './wake.js';
 export { RearmableWatch } from './rearmable-watch.js';
-export type { WatchAttempt } from './rearmable-watch.js';
+export type { RearmableWatchListener, WatchAttempt } from './rearmable-watch.js';
 export { Deadline } from './deadline.js';
 export type { DeadlineOptions } from './deadline.js';
 export { CallLimits, requestSignal, watchSignal } from './call-limits.js';

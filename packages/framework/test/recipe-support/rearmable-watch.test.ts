@@ -31,7 +31,7 @@ describe('RearmableWatch', () => {
     assert.notEqual(watch.next(), undefined, 'the next read sets a new watch');
   });
 
-  it('only the latest watch counts: an older one firing late leaves the newer armed', () => {
+  it('a forced watch supersedes the older ones: an older one firing late leaves the newer armed', () => {
     const fired: boolean[] = [];
     const watch = new RearmableWatch((_, current) => fired.push(current));
     const old = watch.next()!;
@@ -44,6 +44,31 @@ describe('RearmableWatch', () => {
     old.confirm(); // a late confirmation of the old read changes nothing
     assert.deepEqual(fired, [false]);
     watch.disarm();
+    assert.equal(watch.armed, false);
+  });
+
+  it('two readers that both found it unarmed: the last confirmed is armed, and only its event disarms', () => {
+    const fired: boolean[] = [];
+    const watch = new RearmableWatch((_, current) => fired.push(current));
+    const first = watch.next()!;
+    const second = watch.next()!;
+    first.confirm();
+    assert.equal(watch.armed, true);
+    second.confirm();
+    first.watcher(deleted);
+    assert.equal(watch.armed, true, 'the armed watch is the second one');
+    second.watcher(deleted);
+    assert.equal(watch.armed, false);
+    assert.deepEqual(fired, [true, true]);
+    assert.equal(first.event, 'NODE_DELETED');
+  });
+
+  it('a watch that fired before its read was confirmed does not arm', () => {
+    const watch = new RearmableWatch(() => undefined);
+    const attempt = watch.next()!;
+    assert.equal(attempt.event, undefined);
+    attempt.watcher(deleted);
+    attempt.confirm();
     assert.equal(watch.armed, false);
   });
 });
