@@ -115,18 +115,6 @@ export interface NzcClient {
   addAuthInfo(scheme: string, auth: Buffer): void;
   create(path: string, data: Buffer, acls: unknown[], mode: number, cb: NzcCallback<string>): void;
   remove(path: string, version: number, cb: (error: NzcException | null) => void): void;
-  exists(path: string, watcher: NzcWatcher | undefined, cb: NzcCallback<NzcStat | null>): void;
-  getData(
-    path: string,
-    watcher: NzcWatcher | undefined,
-    cb: (error: NzcException | null, data: Buffer | undefined, stat: NzcStat) => void,
-  ): void;
-  setData(path: string, data: Buffer, version: number, cb: NzcCallback<NzcStat>): void;
-  getChildren(
-    path: string,
-    watcher: NzcWatcher | undefined,
-    cb: (error: NzcException | null, children: string[], stat: NzcStat) => void,
-  ): void;
   getACL(
     path: string,
     cb: (error: NzcException | null, acls: NzcAcl[], stat: NzcStat) => void,
