@@ -1,5 +1,6 @@
 /**
- * Lets the adapter read the body of replies nzc cannot decode (a multiRead's). It sits in
+ * Lets the adapter read the body of replies nzc cannot decode (a multiRead's) or that the
+ * adapter decodes faster itself (exists, getData, getChildren, setData). It sits in
  * front of nzc's socket data handler, cuts the byte stream into whole frames, and hands nzc
  * every frame as it is, except a successful reply to a request it was told to expect: that
  * request gets the body, and nzc gets the bare reply header, which it answers as it does a
