@@ -522,22 +522,27 @@ export class NzcHandle {
   exists(path: string, watch?: NzcWatch): Promise<Stat | null> {
     const manager = this.#client.connectionManager;
     const body = encodePathWatch(withChroot(manager.chrootPath, path), watch !== undefined);
-    return this.#sendDecoded<Stat | null>(OP_EXISTS, body, path, statFromBytes, (error) => {
-      if (error && error.code !== NO_NODE) return undefined;
-      if (watch) {
-        // nzc's rule: a data watch on a node that exists, an existence watch on one that does not.
-        if (error) manager.registerExistenceWatcher(path, watch.watcher);
-        else manager.registerDataWatcher(path, watch.watcher);
-        watch.set();
-      }
-      return error ? { value: null } : undefined;
-    });
+    return this.#sendDecoded<Stat | null>(
+      rawRequest(OP_EXISTS, body),
+      path,
+      statFromBytes,
+      (error) => {
+        if (error && error.code !== NO_NODE) return undefined;
+        if (watch) {
+          // nzc's rule: a data watch on a node that exists, an existence watch on one that does not.
+          if (error) manager.registerExistenceWatcher(path, watch.watcher);
+          else manager.registerDataWatcher(path, watch.watcher);
+          watch.set();
+        }
+        return error ? { value: null } : undefined;
+      },
+    );
   }
 
   getData(path: string, watch?: NzcWatch): Promise<{ data: Buffer; stat: Stat }> {
     const manager = this.#client.connectionManager;
     const body = encodePathWatch(withChroot(manager.chrootPath, path), watch !== undefined);
-    return this.#sendDecoded(OP_GET_DATA, body, path, decodeGetData, (error) => {
+    return this.#sendDecoded(rawRequest(OP_GET_DATA, body), path, decodeGetData, (error) => {
       if (watch && !error) {
         manager.registerDataWatcher(path, watch.watcher);
         watch.set();
@@ -549,19 +554,24 @@ export class NzcHandle {
   setData(path: string, data: Buffer, version: number): Promise<Stat> {
     const serverPath = withChroot(this.#client.connectionManager.chrootPath, path);
     const body = encodeSetData(serverPath, data, version);
-    return this.#sendDecoded(OP_SET_DATA, body, path, statFromBytes);
+    return this.#sendDecoded(rawRequest(OP_SET_DATA, body), path, statFromBytes);
   }
 
   getChildren(path: string, watch?: NzcWatch): Promise<{ children: string[]; stat: Stat }> {
     const manager = this.#client.connectionManager;
     const body = encodePathWatch(withChroot(manager.chrootPath, path), watch !== undefined);
-    return this.#sendDecoded(OP_GET_CHILDREN2, body, path, decodeGetChildren2, (error) => {
-      if (watch && !error) {
-        manager.registerChildWatcher(path, watch.watcher);
-        watch.set();
-      }
-      return undefined;
-    });
+    return this.#sendDecoded(
+      rawRequest(OP_GET_CHILDREN2, body),
+      path,
+      decodeGetChildren2,
+      (error) => {
+        if (watch && !error) {
+          manager.registerChildWatcher(path, watch.watcher);
+          watch.set();
+        }
+        return undefined;
+      },
+    );
   }
 
   /**
@@ -571,13 +581,11 @@ export class NzcHandle {
    * error with a value instead (`{ value }`); it is not called for nzc's own local failures.
    */
   #sendDecoded<T>(
-    opCode: number,
-    body: Buffer,
-    path: string,
+    request: NzcRawRequest,
+    path: string | undefined,
     decode: (body: Buffer) => T,
     onReply?: (error: NzcException | null) => { value: T } | undefined,
   ): Promise<T> {
-    const request = rawRequest(opCode, body);
     return this.#request<T>((resolve, reject) => {
       let decoded: { value: T } | { error: unknown } | undefined;
       const tapped = {
@@ -670,24 +678,9 @@ export class NzcHandle {
     );
   }
 
-  /** Sends `request` and resolves its reply body, taken off the stream before nzc sees it. */
+  /** Sends `request` and resolves its reply body (a copy), taken off the stream before nzc. */
   #sendTapped(request: NzcRawRequest, path: string | undefined): Promise<Buffer> {
-    let body: Buffer | undefined;
-    const tapped = {
-      header: request.header,
-      takeBody: (bytes: Buffer) => (body = Buffer.from(bytes)),
-    };
-    this.#tap.expect(tapped);
-    return this.#sendRaw(request, path).then(
-      () => {
-        if (body === undefined) throw new Error('a tapped request was answered without a body');
-        return body;
-      },
-      (error: unknown) => {
-        this.#tap.forget(tapped);
-        throw error;
-      },
-    );
+    return this.#sendDecoded(request, path, (bytes) => Buffer.from(bytes));
   }
 
   #sendRaw(request: NzcRawRequest, path: string | undefined): Promise<void> {
