@@ -34,3 +34,4 @@ export { decodeMultiRead, encodeMultiRead } from './multi-read-codec.js';
 export type { MultiReadResult } from './multi-read-codec.js';
 export { AddWatchMode, encodeAddWatch, encodeRemoveWatches, WatcherType } from './watch-codec.js';
 export { decodeInt, decodeStrings, encodePath } from './path-request-codec.js';
+export { decodeGetChildren2, decodeGetData, encodePathWatch, encodeSetData } from './read-codec.js';

@@ -8,6 +8,8 @@ import { createRequire } from 'node:module';
 import {
   AddWatchMode as ADD_WATCH_MODE,
   decodeCreate2,
+  decodeGetChildren2,
+  decodeGetData,
   decodeInt,
   decodeMulti,
   decodeMultiRead,
@@ -17,7 +19,10 @@ import {
   encodeMulti,
   encodeMultiRead,
   encodePath,
+  encodePathWatch,
+  encodeSetData,
   CreateFlag,
+  ZooKeeperErrorCode,
   OpCode,
   WatcherType,
 } from '@zkrecipes/wire';
@@ -64,12 +69,17 @@ const {
   create2: OP_CREATE2,
   createContainer: OP_CREATE_CONTAINER,
   createTTL: OP_CREATE_TTL,
+  exists: OP_EXISTS,
+  getChildren2: OP_GET_CHILDREN2,
+  getData: OP_GET_DATA,
   getAllChildrenNumber: OP_GET_ALL_CHILDREN_NUMBER,
   getEphemerals: OP_GET_EPHEMERALS,
   multi: OP_MULTI,
   multiRead: OP_MULTI_READ,
+  setData: OP_SET_DATA,
   sync: OP_SYNC,
 } = OpCode;
+const NO_NODE: number = ZooKeeperErrorCode.NO_NODE;
 const REMOVE_WATCHES_ANY = WatcherType.ANY;
 
 const require = createRequire(import.meta.url);
@@ -501,49 +511,106 @@ export class NzcHandle {
     });
   }
 
+  /*
+   * exists, getData, getChildren and setData are sent as raw requests and their replies decoded
+   * once by @zkrecipes/wire as the tap takes them off the stream: nzc's generic jute decoder
+   * plus a second pass over its Stat cost more CPU than the rest of a read's decoding. A watched
+   * read registers its watcher with nzc's watcher manager where nzc's own read would (as the
+   * reply is read, by nzc's rules), so SetWatches on reconnect and event dispatch are nzc's.
+   */
+
   exists(path: string, watch?: NzcWatch): Promise<Stat | null> {
-    return this.#request((resolve, reject) => {
-      const sentAtMs = this.#send();
-      this.#client.exists(path, watch?.watcher, (error, stat) => {
-        this.#replied(sentAtMs, error);
-        if (!error) watch?.set();
-        if (error) reject(wireError(error, path));
-        else resolve(stat ? statFromNzc(stat) : null);
-      });
-    });
+    const manager = this.#client.connectionManager;
+    const body = encodePathWatch(withChroot(manager.chrootPath, path), watch !== undefined);
+    return this.#sendDecoded<Stat | null>(
+      rawRequest(OP_EXISTS, body),
+      path,
+      statFromBytes,
+      (error) => {
+        if (error && error.code !== NO_NODE) return undefined;
+        if (watch) {
+          // nzc's rule: a data watch on a node that exists, an existence watch on one that does not.
+          if (error) manager.registerExistenceWatcher(path, watch.watcher);
+          else manager.registerDataWatcher(path, watch.watcher);
+          watch.set();
+        }
+        return error ? { value: null } : undefined;
+      },
+    );
   }
 
   getData(path: string, watch?: NzcWatch): Promise<{ data: Buffer; stat: Stat }> {
-    return this.#request((resolve, reject) => {
-      const sentAtMs = this.#send();
-      this.#client.getData(path, watch?.watcher, (error, data, stat) => {
-        this.#replied(sentAtMs, error);
-        if (!error) watch?.set();
-        if (error) reject(wireError(error, path));
-        else resolve({ data: data ?? Buffer.alloc(0), stat: statFromNzc(stat) });
-      });
+    const manager = this.#client.connectionManager;
+    const body = encodePathWatch(withChroot(manager.chrootPath, path), watch !== undefined);
+    return this.#sendDecoded(rawRequest(OP_GET_DATA, body), path, decodeGetData, (error) => {
+      if (watch && !error) {
+        manager.registerDataWatcher(path, watch.watcher);
+        watch.set();
+      }
+      return undefined;
     });
   }
 
   setData(path: string, data: Buffer, version: number): Promise<Stat> {
-    return this.#request((resolve, reject) => {
-      const sentAtMs = this.#send();
-      this.#client.setData(path, data, version, (error, stat) => {
-        this.#replied(sentAtMs, error);
-        if (error) reject(wireError(error, path));
-        else resolve(statFromNzc(stat));
-      });
-    });
+    const serverPath = withChroot(this.#client.connectionManager.chrootPath, path);
+    const body = encodeSetData(serverPath, data, version);
+    return this.#sendDecoded(rawRequest(OP_SET_DATA, body), path, statFromBytes);
   }
 
   getChildren(path: string, watch?: NzcWatch): Promise<{ children: string[]; stat: Stat }> {
-    return this.#request((resolve, reject) => {
+    const manager = this.#client.connectionManager;
+    const body = encodePathWatch(withChroot(manager.chrootPath, path), watch !== undefined);
+    return this.#sendDecoded(
+      rawRequest(OP_GET_CHILDREN2, body),
+      path,
+      decodeGetChildren2,
+      (error) => {
+        if (watch && !error) {
+          manager.registerChildWatcher(path, watch.watcher);
+          watch.set();
+        }
+        return undefined;
+      },
+    );
+  }
+
+  /**
+   * Sends a raw request and resolves its reply body decoded by `decode` (inside the socket
+   * handler, as the tap takes it; a decode that throws rejects). `onReply` runs as the reply
+   * is read, before anything read after it, with the server's error or null, and may answer an
+   * error with a value instead (`{ value }`); it is not called for nzc's own local failures.
+   */
+  #sendDecoded<T>(
+    request: NzcRawRequest,
+    path: string | undefined,
+    decode: (body: Buffer) => T,
+    onReply?: (error: NzcException | null) => { value: T } | undefined,
+  ): Promise<T> {
+    return this.#request<T>((resolve, reject) => {
+      let decoded: { value: T } | { error: unknown } | undefined;
+      const tapped = {
+        header: request.header,
+        takeBody: (bytes: Buffer): void => {
+          try {
+            decoded = { value: decode(bytes) };
+          } catch (error) {
+            decoded = { error };
+          }
+        },
+      };
+      this.#tap.expect(tapped);
       const sentAtMs = this.#send();
-      this.#client.getChildren(path, watch?.watcher, (error, children, stat) => {
+      this.#client.connectionManager.queue(request, (error) => {
         this.#replied(sentAtMs, error);
-        if (!error) watch?.set();
-        if (error) reject(wireError(error, path));
-        else resolve({ children, stat: statFromNzc(stat) });
+        if (error) this.#tap.forget(tapped);
+        const local = error !== null && LOCAL_FAILURE_CODES.has(error.code);
+        const instead = local ? undefined : onReply?.(error);
+        if (instead) resolve(instead.value);
+        else if (error) reject(wireError(error, path));
+        else if (decoded === undefined)
+          reject(new Error('a decoded read was answered without a body'));
+        else if ('error' in decoded) reject(decoded.error as Error);
+        else resolve(decoded.value);
       });
     });
   }
@@ -611,24 +678,9 @@ export class NzcHandle {
     );
   }
 
-  /** Sends `request` and resolves its reply body, taken off the stream before nzc sees it. */
+  /** Sends `request` and resolves its reply body (a copy), taken off the stream before nzc. */
   #sendTapped(request: NzcRawRequest, path: string | undefined): Promise<Buffer> {
-    let body: Buffer | undefined;
-    const tapped = {
-      header: request.header,
-      takeBody: (bytes: Buffer) => (body = Buffer.from(bytes)),
-    };
-    this.#tap.expect(tapped);
-    return this.#sendRaw(request, path).then(
-      () => {
-        if (body === undefined) throw new Error('a tapped request was answered without a body');
-        return body;
-      },
-      (error: unknown) => {
-        this.#tap.forget(tapped);
-        throw error;
-      },
-    );
+    return this.#sendDecoded(request, path, (bytes) => Buffer.from(bytes));
   }
 
   #sendRaw(request: NzcRawRequest, path: string | undefined): Promise<void> {

@@ -1,14 +1,14 @@
 /**
- * Requests nzc 1.1.3 does not know, written in ZooKeeper's wire format and handed to nzc's
- * packet queue as they are: `addWatch` (3.6+, persistent watches), `removeWatches`, `multiRead`
- * and the other requests @zkrecipes/wire encodes. Only the adapter uses this; no nzc code is
- * loaded here.
+ * Requests written in ZooKeeper's wire format and handed to nzc's packet queue as they are:
+ * the ones nzc 1.1.3 does not know (`addWatch`, 3.6+ persistent watches, `removeWatches`,
+ * `multiRead`, ...) and the reads whose replies the adapter decodes itself (exists, getData,
+ * getChildren2, setData). Only the adapter uses this; no nzc code is loaded here.
  *
  * nzc picks how to decode a reply from the request header's `type` and drops the connection on
  * a type it does not know. The header nzc sees says DELETE (a bare reply header, no payload)
  * while the bytes on the wire carry the real op code; nzc still assigns the xid and matches the
- * reply by it. addWatch and removeWatches are answered that way; a multiRead's body is taken
- * off the stream before nzc sees it (nzc-reply-tap.ts).
+ * reply by it. addWatch and removeWatches are answered that way; the body of a reply the
+ * adapter decodes is taken off the stream before nzc sees it (nzc-reply-tap.ts).
  */
 import { encodeAddWatch, encodeRemoveWatches, encodeRequest, OpCode } from '@zkrecipes/wire';
 

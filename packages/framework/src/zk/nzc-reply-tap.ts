@@ -1,5 +1,6 @@
 /**
- * Lets the adapter read the body of replies nzc cannot decode (a multiRead's). It sits in
+ * Lets the adapter read the body of replies nzc cannot decode (a multiRead's) or that the
+ * adapter decodes faster itself (exists, getData, getChildren, setData). It sits in
  * front of nzc's socket data handler, cuts the byte stream into whole frames, and hands nzc
  * every frame as it is, except a successful reply to a request it was told to expect: that
  * request gets the body, and nzc gets the bare reply header, which it answers as it does a
@@ -10,6 +11,10 @@
 export interface TappableConnectionManager {
   readonly state: number;
   readonly socket: object | undefined;
+  /** Requests written and not answered yet, oldest first: a reply answers the first one. */
+  readonly pendingQueue: readonly {
+    readonly request: { readonly header: { readonly xid: number } };
+  }[];
   onSocketData(buffer: Buffer): void;
 }
 
@@ -28,7 +33,8 @@ const REPLY_HEADER_BYTES = 16;
 export class NzcReplyTap {
   readonly #manager: TappableConnectionManager;
   readonly #passOn: (frame: Buffer) => void;
-  readonly #expected = new Set<TappedRequest>();
+  /** Keyed by the request's header object, which nzc's pending queue holds too. */
+  readonly #expected = new Map<{ readonly xid: number }, TappedRequest>();
   /** Chunks of a frame not complete yet, and their total size. */
   #pending: Buffer[] = [];
   #pendingBytes = 0;
@@ -44,11 +50,11 @@ export class NzcReplyTap {
 
   /** Until its reply comes (or `forget`), `request`'s reply body goes to it, not to nzc. */
   expect(request: TappedRequest): void {
-    this.#expected.add(request);
+    this.#expected.set(request.header, request);
   }
 
   forget(request: TappedRequest): void {
-    this.#expected.delete(request);
+    this.#expected.delete(request.header);
   }
 
   #onData(chunk: Buffer): void {
@@ -96,17 +102,18 @@ export class NzcReplyTap {
     if (frame.length < LENGTH_BYTES + REPLY_HEADER_BYTES) return frame;
     const xid = frame.readInt32BE(LENGTH_BYTES);
     if (xid < 0) return frame; // notification, ping, auth
-    for (const request of this.#expected) {
-      if (request.header.xid !== xid) continue;
-      this.#expected.delete(request);
-      const err = frame.readInt32BE(LENGTH_BYTES + 12);
-      if (err !== 0) return frame; // nzc reports the error to the request's callback
-      request.takeBody(frame.subarray(LENGTH_BYTES + REPLY_HEADER_BYTES));
-      const header = Buffer.alloc(LENGTH_BYTES + REPLY_HEADER_BYTES);
-      header.writeInt32BE(REPLY_HEADER_BYTES, 0);
-      frame.copy(header, LENGTH_BYTES, LENGTH_BYTES, LENGTH_BYTES + REPLY_HEADER_BYTES);
-      return header;
-    }
-    return frame;
+    // Replies come in request order: this one answers the head of nzc's pending queue (on any
+    // other xid nzc drops the connection). One lookup, however many tapped requests are out.
+    const head = this.#manager.pendingQueue[0];
+    const request = head && this.#expected.get(head.request.header);
+    if (request?.header.xid !== xid) return frame;
+    this.#expected.delete(request.header);
+    const err = frame.readInt32BE(LENGTH_BYTES + 12);
+    if (err !== 0) return frame; // nzc reports the error to the request's callback
+    request.takeBody(frame.subarray(LENGTH_BYTES + REPLY_HEADER_BYTES));
+    const bare = Buffer.alloc(LENGTH_BYTES + REPLY_HEADER_BYTES);
+    bare.writeInt32BE(REPLY_HEADER_BYTES, 0);
+    frame.copy(bare, LENGTH_BYTES, LENGTH_BYTES, LENGTH_BYTES + REPLY_HEADER_BYTES);
+    return bare;
   }
 }

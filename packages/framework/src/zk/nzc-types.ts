@@ -84,6 +84,18 @@ export interface NzcConnectionManager {
   queue(request: object, callback: (error: NzcException | null) => void): void;
   /** Bound to each new socket's 'data' event; the reply tap replaces it. */
   onSocketData(buffer: Buffer): void;
+  /** Requests written and not answered yet, oldest first (replies answer them in order). */
+  readonly pendingQueue: readonly {
+    readonly request: { readonly header: { readonly xid: number } };
+  }[];
+  /**
+   * nzc's one-shot watcher registration, as its own reads call it when a reply is read: the
+   * adapter calls them for the reads it sends itself, so SetWatches on reconnect and event
+   * dispatch see those watchers too.
+   */
+  registerDataWatcher(path: string, watcher: NzcWatcher): void;
+  registerChildWatcher(path: string, watcher: NzcWatcher): void;
+  registerExistenceWatcher(path: string, watcher: NzcWatcher): void;
 }
 
 /** nzc's notification dispatch to its one-shot watchers; the adapter taps `emit`. */
@@ -103,18 +115,6 @@ export interface NzcClient {
   addAuthInfo(scheme: string, auth: Buffer): void;
   create(path: string, data: Buffer, acls: unknown[], mode: number, cb: NzcCallback<string>): void;
   remove(path: string, version: number, cb: (error: NzcException | null) => void): void;
-  exists(path: string, watcher: NzcWatcher | undefined, cb: NzcCallback<NzcStat | null>): void;
-  getData(
-    path: string,
-    watcher: NzcWatcher | undefined,
-    cb: (error: NzcException | null, data: Buffer | undefined, stat: NzcStat) => void,
-  ): void;
-  setData(path: string, data: Buffer, version: number, cb: NzcCallback<NzcStat>): void;
-  getChildren(
-    path: string,
-    watcher: NzcWatcher | undefined,
-    cb: (error: NzcException | null, children: string[], stat: NzcStat) => void,
-  ): void;
   getACL(
     path: string,
     cb: (error: NzcException | null, acls: NzcAcl[], stat: NzcStat) => void,
