@@ -3,10 +3,11 @@
 // followed there, each example run against a real ZooKeeper. What the workspaces hide here
 // (siblings always linked, a "type": "module" package around every file, sources next to the
 // maps) is absent there. Dependencies from the registry come from npm's cache when it has them
-// (--prefer-offline), so after `npm ci` this usually needs no network.
+// (--prefer-offline), so after `npm ci` this usually needs no network. The recipe pages have a
+// file of their own, recipe-pages.test.ts.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createFramework, silentLogger, type FrameworkClient } from '@zkrecipes/framework';
@@ -14,10 +15,10 @@ import { LeaderLatch } from '@zkrecipes/leader';
 import { InterProcessMutex } from '@zkrecipes/locks';
 import { sessionIdHex, TestingServer, timing, waitFor } from '@zkrecipes/testing';
 import { codeBlocks, importsOf } from './markdown-blocks.js';
+import { fromLocalSources, NPM_INSTALL_FLAGS } from './local-install.js';
 import { packPackages, REPO_ROOT, withOurDependencies, type Manifest } from './pack-packages.js';
 import { packageProblems } from './package-problems.js';
 import { pageCommands } from './page-commands.js';
-import { describeRecipePages } from './recipe-pages.js';
 import { killGroup, TempProject } from './temp-project.js';
 
 const PAGE = 'docs/getting-started.md';
@@ -34,29 +35,8 @@ const tsconfig = blocks.filter(
   (block) => block.lang === 'json' && /compilerOptions/.test(block.code),
 );
 
-const NPM_INSTALL_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund'];
 /** Each example takes well under a second here; one that cannot connect waits much longer. */
 const EXAMPLE_TIMEOUT_MS = 30_000;
-
-/**
- * `npm install` arguments with our packages replaced by their tarballs, and everything else
- * (typescript, @types/node) by the copy this repository builds with: the same compiler, and no
- * network needed for it. Our packages' own @zkrecipes dependencies (@zkrecipes/wire under the
- * framework) come along as tarballs too, where the registry would have supplied them.
- */
-function fromLocalSources(args: readonly string[], tarballs: ReadonlyMap<string, string>) {
-  const named = args.filter((arg) => tarballs.has(arg));
-  const alongside = withOurDependencies(named)
-    .filter((name) => !named.includes(name))
-    .map((name) => tarballs.get(name)!);
-  const local = args.map((arg) => {
-    if (arg.startsWith('-') || arg === 'install') return arg;
-    const local = tarballs.get(arg) ?? join(REPO_ROOT, 'node_modules', arg);
-    assert.ok(existsSync(local), `nothing local stands in for '${arg}'`);
-    return local;
-  });
-  return [...local, ...alongside];
-}
 
 describe('the published packages', () => {
   let server: TestingServer;
@@ -131,22 +111,6 @@ describe('the published packages', () => {
         await project.must('node', [`${example.file}.mjs`], EXAMPLE_TIMEOUT_MS);
       }
     });
-  });
-
-  describe('every package in a new ES module project', () => {
-    let project: TempProject;
-    before(async () => {
-      project = TempProject.create('recipes');
-      await project.must('npm', ['init', '-y']);
-      await project.must('npm', ['pkg', 'set', 'type=module']);
-      const ours = [...tarballs].filter(([name]) => name !== '@zkrecipes/cli');
-      const tools = fromLocalSources(['typescript', '@types/node'], tarballs);
-      const all = [...ours.map(([, tarball]) => tarball), ...tools];
-      await project.must('npm', ['install', ...NPM_INSTALL_FLAGS, ...all]);
-    });
-    after(() => project.remove());
-
-    describeRecipePages(() => ({ server, project }));
   });
 
   describe(`${PAGE}, followed in a new project`, () => {

@@ -14,8 +14,8 @@
 //   (in leader.md, the same one-line check shown in two places the page's programs already
 //   run it). Use it sparingly: a reader copies examples, and only checked ones stay right.
 //
-// Programs run side by side, two at a time, unless they name overlapping paths (see
-// page-programs.ts): give each example paths of its own.
+// Programs of every page run side by side, two at a time, except those that name overlapping
+// paths (see page-programs.ts): they run one after the other. Give each example its own paths.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,29 +32,74 @@ const AT_ONCE = 2;
 
 /** `output` with each place in the program's file replaced by its page line. */
 function onPage(program: Program, output: string): string {
-  const at = new RegExp(`\\S*\\b${program.file}\\.ts:(\\d+)(:\\d+)?`, 'g');
+  const at = new RegExp(`[^\\s(]*\\b${program.file}\\.ts:(\\d+)(:\\d+)?`, 'g');
   return output.replace(at, (_, line: string) => pageLine(program, Number(line)));
 }
 
-/** Runs the lanes, `AT_ONCE` at a time; resolves the failures (a lane stops at its first). */
-async function runLanes(
-  lanes: readonly Program[][],
-  run: (program: Program) => Promise<string | undefined>,
-): Promise<string[]> {
-  const waiting = [...lanes];
-  const failures: string[] = [];
-  const worker = async (): Promise<void> => {
-    for (let lane = waiting.shift(); lane !== undefined; lane = waiting.shift()) {
-      for (const program of lane) {
-        const failure = await run(program);
-        if (failure === undefined) continue;
-        failures.push(failure);
-        break; // the programs after it in the lane would mostly repeat it
-      }
+/** A function that runs tasks, `size` at a time, in the order they were handed to it. */
+function limited(size: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (running === size) await new Promise<void>((resolve) => waiting.push(resolve));
+    else running++;
+    try {
+      return await task();
+    } finally {
+      // The next task takes this one's place; with none waiting, the place is free.
+      const next = waiting.shift();
+      if (next === undefined) running--;
+      else next();
     }
   };
-  await Promise.all(Array.from({ length: AT_ONCE }, worker));
-  return failures;
+}
+
+/**
+ * Runs every page's lanes, `AT_ONCE` at a time, the longest first (a chain of many blocks
+ * bounds the whole run); resolves each page's failures (a lane stops at its first).
+ */
+function runPages(
+  lanes: ReadonlyMap<string, Program[][]>,
+  run: (program: Program) => Promise<string | undefined>,
+): Map<string, Promise<string[]>> {
+  const limit = limited(AT_ONCE);
+  const runLane = async (lane: Program[]): Promise<string | undefined> => {
+    for (const program of lane) {
+      const failure = await run(program).catch((error: unknown) => String(error));
+      if (failure !== undefined) return failure; // the programs after it would repeat it
+    }
+    return undefined;
+  };
+  const cost = (lane: Program[]) => lane.reduce((sum, program) => sum + program.blocks.length, 0);
+  const longestFirst = [...lanes.values()].flat().sort((a, b) => cost(b) - cost(a));
+  const results = new Map(longestFirst.map((lane) => [lane, limit(() => runLane(lane))]));
+  return new Map(
+    [...lanes].map(([page, mine]) => [
+      page,
+      Promise.all(mine.map((lane) => results.get(lane)!)).then((failures) =>
+        failures.filter((failure) => failure !== undefined),
+      ),
+    ]),
+  );
+}
+
+/** Runs one program; resolves undefined, or what went wrong, with page lines. */
+async function runProgram(project: TempProject, program: Program): Promise<string | undefined> {
+  const last = program.blocks.at(-1)!;
+  const before = program.blocks.slice(0, -1).map((block) => block.line);
+  const what =
+    `the block at ${program.page}:${last.line}` +
+    (before.length > 0 ? `, run after the blocks it continues (lines ${before.join(', ')})` : '');
+  if (!/process\.env\.ZKRECIPES_CONNECT/.test(source(program))) {
+    return `${what} does not read ZKRECIPES_CONNECT`;
+  }
+  const { code, output, stderr } = await project.run(
+    'node',
+    ['--enable-source-maps', `${program.file}.js`],
+    EXAMPLE_TIMEOUT_MS,
+  );
+  if (code === 0 && stderr === '') return undefined;
+  return `${what} ${code === 0 ? 'wrote to stderr' : `exited ${code}`}:\n${onPage(program, output)}`;
 }
 
 /**
@@ -71,6 +116,8 @@ export function describeRecipePages(
   const programs = pages.flatMap(programsOf);
   /** Compiler errors by page, as `page:line: message`. */
   const errors = new Map<string, string[]>(pages.map((page) => [page, []]));
+  /** Each page's run failures, once its programs have run. */
+  let runs = new Map<string, Promise<string[]>>();
 
   describe('the recipe pages, in a project made from the tarballs', () => {
     before(async () => {
@@ -99,6 +146,9 @@ export function describeRecipePages(
       const mapped = [...errors.values()].flat().length;
       if (code !== 0 && mapped === 0) errors.get(pages[0]!)!.push(`tsc exited ${code}:\n${output}`);
       project.setEnv('ZKRECIPES_CONNECT', server.connectString);
+      // Every page's programs start now, in the background; each page's test waits for its own.
+      const lanes = new Map(pages.map((page) => [page, lanesOf(programsOf(page))]));
+      runs = runPages(lanes, (program) => runProgram(project, program));
     });
 
     for (const page of pages) {
@@ -109,29 +159,7 @@ export function describeRecipePages(
         assert.deepEqual([...new Set(errors.get(page))], []);
       });
       it(`${page}: every TypeScript block runs against ZooKeeper and ends by itself`, async () => {
-        const failures = await runLanes(lanesOf(mine), async (program) => {
-          const last = program.blocks.at(-1)!;
-          const what = `the block at ${page}:${last.line}${
-            program.blocks.length > 1
-              ? `, run after the blocks it continues (lines ${program.blocks
-                  .slice(0, -1)
-                  .map((block) => block.line)
-                  .join(', ')})`
-              : ''
-          }`;
-          if (!/process\.env\.ZKRECIPES_CONNECT/.test(source(program))) {
-            return `${what} does not read ZKRECIPES_CONNECT`;
-          }
-          const { code, output, stderr } = await context().project.run(
-            'node',
-            ['--enable-source-maps', `${program.file}.js`],
-            EXAMPLE_TIMEOUT_MS,
-          );
-          if (code === 0 && stderr === '') return undefined;
-          const how = code === 0 ? 'wrote to stderr' : `exited ${code}`;
-          return `${what} ${how}:\n${onPage(program, output)}`;
-        });
-        assert.deepEqual(failures, []);
+        assert.deepEqual(await runs.get(page), []);
       });
     }
   });

@@ -1,0 +1,36 @@
+// The recipe pages followed in a new ES module project with every package installed from its
+// tarball (the rule for the pages is in recipe-pages.ts). A file of its own, apart from
+// published-packages.test.ts: node's test runner gives each file 180 s, and the two together,
+// each packing and installing, came close to it on a loaded machine.
+import { after, before, describe } from 'node:test';
+import { TestingServer } from '@zkrecipes/testing';
+import { fromLocalSources, NPM_INSTALL_FLAGS } from './local-install.js';
+import { packPackages } from './pack-packages.js';
+import { describeRecipePages } from './recipe-pages.js';
+import { TempProject } from './temp-project.js';
+
+describe('every package in a new ES module project', () => {
+  let server: TestingServer;
+  let packs: TempProject;
+  let project: TempProject;
+
+  before(async () => {
+    server = await TestingServer.start();
+    packs = TempProject.create('packs');
+    project = TempProject.create('recipes');
+    const tarballs = await packPackages(packs);
+    await project.must('npm', ['init', '-y']);
+    await project.must('npm', ['pkg', 'set', 'type=module']);
+    const ours = [...tarballs].filter(([name]) => name !== '@zkrecipes/cli');
+    const tools = fromLocalSources(['typescript', '@types/node'], tarballs);
+    const all = [...ours.map(([, tarball]) => tarball), ...tools];
+    await project.must('npm', ['install', ...NPM_INSTALL_FLAGS, ...all]);
+  });
+  after(async () => {
+    await server?.close();
+    packs?.remove();
+    project?.remove();
+  });
+
+  describeRecipePages(() => ({ server, project }));
+});
