@@ -146,7 +146,8 @@ export function describeRecipePages(
       const mapped = [...errors.values()].flat().length;
       if (code !== 0 && mapped === 0) errors.get(pages[0]!)!.push(`tsc exited ${code}:\n${output}`);
       project.setEnv('ZKRECIPES_CONNECT', server.connectString);
-      // Every page's programs start now, in the background; each page's test waits for its own.
+      // Every page's programs start now, in the background; each page's test waits for its own
+      // (so the first page's test shows most of the run's time).
       const lanes = new Map(pages.map((page) => [page, lanesOf(programsOf(page))]));
       runs = runPages(lanes, (program) => runProgram(project, program));
     });
