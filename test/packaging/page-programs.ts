@@ -1,6 +1,6 @@
 // The programs a recipe page is made of, as its markers say (the rule is in recipe-pages.ts),
-// and the lanes they can run in: programs that may touch the same ZooKeeper paths run one
-// after the other, the others side by side.
+// and the lanes they can run in: programs that may touch the same ZooKeeper paths (of any
+// page) run one after the other, the others side by side.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -66,9 +66,10 @@ function overlap(a: string, b: string): boolean {
 }
 
 /**
- * The page's programs in lanes: a program joins the lane of every earlier program whose paths
- * overlap its own (a continuing block shares its first block's paths, so a chain stays in one
- * lane), in page order. Lanes have no path in common, so they can run at the same time.
+ * Programs (of one page or several) in lanes: a program joins the lane of every earlier
+ * program whose paths overlap its own, merging them (a continuing block repeats its first
+ * block's paths, so a chain stays in one lane); each lane keeps the programs' order. Lanes
+ * have no path in common, so they can run at the same time.
  */
 export function lanesOf(programs: readonly Program[]): Program[][] {
   let lanes: { programs: Program[]; paths: string[] }[] = [];

@@ -55,32 +55,35 @@ function limited(size: number): <T>(task: () => Promise<T>) => Promise<T> {
 }
 
 /**
- * Runs every page's lanes, `AT_ONCE` at a time, the longest first (a chain of many blocks
- * bounds the whole run); resolves each page's failures (a lane stops at its first).
+ * Runs the programs of every page in lanes (see {@link lanesOf}), `AT_ONCE` lanes at a time,
+ * the longest first (a chain of many blocks bounds the whole run); resolves each program's
+ * failure, or undefined. After a failure, the lane skips the rest of that page's programs:
+ * they would mostly repeat it.
  */
-function runPages(
-  lanes: ReadonlyMap<string, Program[][]>,
+function runAll(
+  programs: readonly Program[],
   run: (program: Program) => Promise<string | undefined>,
-): Map<string, Promise<string[]>> {
+): Map<Program, Promise<string | undefined>> {
   const limit = limited(AT_ONCE);
-  const runLane = async (lane: Program[]): Promise<string | undefined> => {
+  const settle = new Map<Program, (failure: string | undefined) => void>();
+  const results = new Map<Program, Promise<string | undefined>>();
+  for (const program of programs) {
+    results.set(program, new Promise((resolve) => settle.set(program, resolve)));
+  }
+  const runLane = async (lane: Program[]): Promise<void> => {
+    const failed = new Set<string>();
     for (const program of lane) {
-      const failure = await run(program).catch((error: unknown) => String(error));
-      if (failure !== undefined) return failure; // the programs after it would repeat it
+      const failure = failed.has(program.page)
+        ? undefined
+        : await run(program).catch((error: unknown) => String(error));
+      if (failure !== undefined) failed.add(program.page);
+      settle.get(program)!(failure);
     }
-    return undefined;
   };
   const cost = (lane: Program[]) => lane.reduce((sum, program) => sum + program.blocks.length, 0);
-  const longestFirst = [...lanes.values()].flat().sort((a, b) => cost(b) - cost(a));
-  const results = new Map(longestFirst.map((lane) => [lane, limit(() => runLane(lane))]));
-  return new Map(
-    [...lanes].map(([page, mine]) => [
-      page,
-      Promise.all(mine.map((lane) => results.get(lane)!)).then((failures) =>
-        failures.filter((failure) => failure !== undefined),
-      ),
-    ]),
-  );
+  const longestFirst = lanesOf(programs).sort((a, b) => cost(b) - cost(a));
+  for (const lane of longestFirst) void limit(() => runLane(lane));
+  return results;
 }
 
 /** Runs one program; resolves undefined, or what went wrong, with page lines. */
@@ -116,8 +119,8 @@ export function describeRecipePages(
   const programs = pages.flatMap(programsOf);
   /** Compiler errors by page, as `page:line: message`. */
   const errors = new Map<string, string[]>(pages.map((page) => [page, []]));
-  /** Each page's run failures, once its programs have run. */
-  let runs = new Map<string, Promise<string[]>>();
+  /** Each program's run: its failure, or undefined. */
+  let runs = new Map<Program, Promise<string | undefined>>();
 
   describe('the recipe pages, in a project made from the tarballs', () => {
     before(async () => {
@@ -148,8 +151,7 @@ export function describeRecipePages(
       project.setEnv('ZKRECIPES_CONNECT', server.connectString);
       // Every page's programs start now, in the background; each page's test waits for its own
       // (so the first page's test shows most of the run's time).
-      const lanes = new Map(pages.map((page) => [page, lanesOf(programsOf(page))]));
-      runs = runPages(lanes, (program) => runProgram(project, program));
+      runs = runAll(programs, (program) => runProgram(project, program));
     });
 
     for (const page of pages) {
@@ -160,7 +162,11 @@ export function describeRecipePages(
         assert.deepEqual([...new Set(errors.get(page))], []);
       });
       it(`${page}: every TypeScript block runs against ZooKeeper and ends by itself`, async () => {
-        assert.deepEqual(await runs.get(page), []);
+        const failures = await Promise.all(mine.map((program) => runs.get(program)!));
+        assert.deepEqual(
+          failures.filter((failure) => failure !== undefined),
+          [],
+        );
       });
     }
   });
