@@ -1,5 +1,5 @@
 // docs/getting-started.md followed as a user would, in a new project outside this repository:
-// the page's commands set it up (our packages from their packed tarballs), its examples
+// the page's commands set it up (our packages from their packed packed().tarballs), its examples
 // compile with its tsconfig.json and run against a real ZooKeeper, and its CLI commands run
 // while a program holds the page's lock and leads its election.
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { createFramework, silentLogger, type FrameworkClient } from '@zkrecipes/framework';
 import { LeaderLatch } from '@zkrecipes/leader';
 import { InterProcessMutex } from '@zkrecipes/locks';
-import { sessionIdHex, TestingServer, timing, waitFor } from '@zkrecipes/testing';
+import { sessionIdHex, timing, waitFor, type TestingServer } from '@zkrecipes/testing';
 import {
   commands,
   commandsOf,
@@ -19,23 +19,12 @@ import {
   tsconfig,
 } from './getting-started-page.js';
 import { fromLocalSources, NPM_INSTALL_FLAGS } from './local-install.js';
-import { packPackages, withOurDependencies } from './pack-packages.js';
+import { packedSuite } from './packed-suite.js';
+import { withOurDependencies } from './pack-packages.js';
 import { killGroup, TempProject } from './temp-project.js';
 
-describe('the published packages', () => {
-  let server: TestingServer;
-  let packs: TempProject;
-  let tarballs: Map<string, string>;
-
-  before(async () => {
-    server = await TestingServer.start();
-    packs = TempProject.create('packs');
-    tarballs = await packPackages(packs);
-  });
-  after(async () => {
-    await server?.close();
-    packs?.remove();
-  });
+describe('getting started, with the packed packages', () => {
+  const packed = packedSuite();
 
   describe(`${PAGE}, followed in a new project`, () => {
     let project: TempProject;
@@ -54,11 +43,11 @@ describe('the published packages', () => {
         if (command.kind === 'project') {
           await project.must(command.args[0]!, command.args.slice(1));
         } else if (command.kind === 'install') {
-          const args = fromLocalSources(command.args.slice(1), tarballs);
+          const args = fromLocalSources(command.args.slice(1), packed().tarballs);
           await project.must('npm', [...args, ...NPM_INSTALL_FLAGS]);
         }
       }
-      project.setEnv(connectVariable(), server.connectString);
+      project.setEnv(connectVariable(), packed().server.connectString);
     });
 
     it("compiles every example with the page's tsconfig.json", async () => {
@@ -81,13 +70,13 @@ describe('the published packages', () => {
 
     it("runs the page's CLI commands while a program holds the lock and leads", async () => {
       const withDependencies = withOurDependencies(['@zkrecipes/cli']).map((name) =>
-        tarballs.get(name)!,
+        packed().tarballs.get(name)!,
       );
       // What npx would download from the registry, installed from the tarballs instead.
       await project.must('npm', ['install', ...NPM_INSTALL_FLAGS, ...withDependencies]);
       const lines = commandsOf('cli');
       assert.ok(lines.length >= 2, 'inspect and watch');
-      await withHolderAndLeader(server, async (client, leaderId) => {
+      await withHolderAndLeader(packed().server, async (client, leaderId) => {
         for (const { text } of lines) {
           if (/ watch /.test(text)) await firstWatchView(project, text, leaderId);
           else {

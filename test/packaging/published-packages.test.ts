@@ -11,7 +11,6 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { TestingServer } from '@zkrecipes/testing';
 import {
   connectVariable,
   EXAMPLE_TIMEOUT_MS,
@@ -21,26 +20,16 @@ import {
 } from './getting-started-page.js';
 import { fromLocalSources, NPM_INSTALL_FLAGS } from './local-install.js';
 import { importsOf } from './markdown-blocks.js';
-import { packPackages, REPO_ROOT, withOurDependencies, type Manifest } from './pack-packages.js';
+import { packedSuite } from './packed-suite.js';
+import { REPO_ROOT, withOurDependencies, type Manifest } from './pack-packages.js';
 import { packageProblems } from './package-problems.js';
 import { TempProject } from './temp-project.js';
 
 describe('the published packages', () => {
-  let server: TestingServer;
-  let packs: TempProject;
-  let tarballs: Map<string, string>;
-
-  before(async () => {
-    server = await TestingServer.start();
-    packs = TempProject.create('packs');
-    tarballs = await packPackages(packs);
-  });
-  after(async () => {
-    await server.close();
-    packs.remove();
-  });
+  const packed = packedSuite();
 
   it('ship dist, LICENSE, the sources their maps name, ^ ranges and registry-safe links', async () => {
+    const { packs, tarballs } = packed();
     const license = readFileSync(join(REPO_ROOT, 'LICENSE'), 'utf8');
     const problems: Record<string, string[]> = {};
     for (const [name, tarball] of tarballs) {
@@ -65,7 +54,7 @@ describe('the published packages', () => {
       const manifest = JSON.parse(project.read('package.json')) as Manifest;
       assert.notEqual(manifest.type, 'module', 'the point here is a CommonJS project');
       const ours = withOurDependencies(['@zkrecipes/framework', '@zkrecipes/locks']).map((name) =>
-        tarballs.get(name)!,
+        packed().tarballs.get(name)!,
       );
       await project.must('npm', ['install', ...NPM_INSTALL_FLAGS, ...ours]);
       // Exits non-zero on a missing or invalid dependency, peers included.
@@ -88,12 +77,12 @@ describe('the published packages', () => {
         ),
       );
       assert.ok(mine.length >= 2, 'the connect and lock examples at least');
-      const tools = fromLocalSources(['typescript', '@types/node'], tarballs);
+      const tools = fromLocalSources(['typescript', '@types/node'], packed().tarballs);
       await project.must('npm', ['install', '--save-dev', ...NPM_INSTALL_FLAGS, ...tools]);
       project.write('tsconfig.json', tsconfig[0]!.code);
       for (const example of mine) project.write(`${example.file}.mts`, example.code);
       await project.must('npx', ['tsc']);
-      project.setEnv(connectVariable(), server.connectString);
+      project.setEnv(connectVariable(), packed().server.connectString);
       for (const example of mine) {
         await project.must('node', [`${example.file}.mjs`], EXAMPLE_TIMEOUT_MS);
       }

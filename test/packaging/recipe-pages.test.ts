@@ -3,22 +3,18 @@
 // published-packages.test.ts: node's test runner gives each file 180 s, and the two together,
 // each packing and installing, came close to it on a loaded machine.
 import { after, before, describe } from 'node:test';
-import { TestingServer } from '@zkrecipes/testing';
 import { fromLocalSources, NPM_INSTALL_FLAGS } from './local-install.js';
-import { packPackages } from './pack-packages.js';
+import { packedSuite } from './packed-suite.js';
 import { describeRecipePages } from './recipe-pages.js';
 import { TempProject } from './temp-project.js';
 
 describe('every package in a new ES module project', () => {
-  let server: TestingServer;
-  let packs: TempProject;
+  const packed = packedSuite();
   let project: TempProject;
 
   before(async () => {
-    server = await TestingServer.start();
-    packs = TempProject.create('packs');
+    const { tarballs } = packed();
     project = TempProject.create('recipes');
-    const tarballs = await packPackages(packs);
     await project.must('npm', ['init', '-y']);
     await project.must('npm', ['pkg', 'set', 'type=module']);
     const ours = [...tarballs].filter(([name]) => name !== '@zkrecipes/cli');
@@ -26,11 +22,7 @@ describe('every package in a new ES module project', () => {
     const all = [...ours.map(([, tarball]) => tarball), ...tools];
     await project.must('npm', ['install', ...NPM_INSTALL_FLAGS, ...all]);
   });
-  after(async () => {
-    await server?.close();
-    packs?.remove();
-    project?.remove();
-  });
+  after(() => project?.remove());
 
-  describeRecipePages(() => ({ server, project }));
+  describeRecipePages(() => ({ server: packed().server, project }));
 });
