@@ -11,8 +11,9 @@
 //   every such chain must be a whole program that ends and cleans up (`await using` in the
 //   first block closes what it made when the program ends, after every continuing block);
 // - `<!-- fragment: why -->`: not a program, so neither compiled nor run; the comment says why
-//   (in leader.md, the same one-line check shown in two places the page's programs already
-//   run it). Use it sparingly: a reader copies examples, and only checked ones stay right.
+//   (the one left, in leader.md, shows a one-line check in the two places where the page's
+//   programs run it). Use it sparingly: a reader copies examples, and only checked ones stay
+//   right.
 //
 // Programs of every page run side by side, two at a time, except those that name overlapping
 // paths (see page-programs.ts): they run one after the other. Give each example its own paths.
@@ -162,7 +163,9 @@ export function describeRecipePages(
         assert.deepEqual([...new Set(errors.get(page))], []);
       });
       it(`${page}: every TypeScript block runs against ZooKeeper and ends by itself`, async () => {
-        const failures = await Promise.all(mine.map((program) => runs.get(program)!));
+        const failures = await Promise.all(
+          mine.map((program) => runs.get(program) ?? `${program.file} did not run`),
+        );
         assert.deepEqual(
           failures.filter((failure) => failure !== undefined),
           [],
