@@ -164,7 +164,9 @@ export function describeRecipePages(
       });
       it(`${page}: every TypeScript block runs against ZooKeeper and ends by itself`, async () => {
         const failures = await Promise.all(
-          mine.map((program) => runs.get(program) ?? `${program.file} did not run`),
+          mine.map(
+            (program) => runs.get(program) ?? Promise.resolve(`${program.file} did not run`),
+          ),
         );
         assert.deepEqual(
           failures.filter((failure) => failure !== undefined),
