@@ -53,6 +53,11 @@ export class TempProject {
     return new TempProject(mkdtempSync(join(tmpdir(), `zkrecipes-${name}-`)));
   }
 
+  /** A project in an existing directory, or one the caller is about to make. */
+  static open(dir: string): TempProject {
+    return new TempProject(dir);
+  }
+
   /** Sets an environment variable for every later command. */
   setEnv(name: string, value: string): void {
     this.#env[name] = value;
