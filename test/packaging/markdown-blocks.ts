@@ -10,10 +10,12 @@ export interface CodeBlock {
   /** The code between the fences. */
   readonly code: string;
   /**
-   * The word of an HTML comment (`<!-- fragment -->`) on the last non-blank line before the
+   * The word of an HTML comment (`<!-- continues -->`) on the last non-blank line before the
    * fence, which tells a docs test how to treat the block; empty when there is none.
    */
   readonly marker: string;
+  /** What follows the word after a colon (`<!-- fragment: why -->`); empty when nothing. */
+  readonly note: string;
 }
 
 /** Every fenced block of `markdown`, in page order. */
@@ -27,9 +29,10 @@ export function codeBlocks(markdown: string): CodeBlock[] {
     while (end < lines.length && lines[end]!.trim() !== '```') end++;
     let before = i - 1;
     while (before >= 0 && lines[before]!.trim() === '') before--;
-    const marker = /^<!--\s*(\S+)\s*-->$/.exec(lines[before]?.trim() ?? '')?.[1] ?? '';
+    const comment = /^<!--\s*([^\s:]+)(?::\s*(.*?))?\s*-->$/.exec(lines[before]?.trim() ?? '');
     const code = lines.slice(i + 1, end).join('\n');
-    blocks.push({ lang: open[1]!, line: i + 2, code, marker });
+    const [marker, note] = [comment?.[1] ?? '', comment?.[2] ?? ''];
+    blocks.push({ lang: open[1]!, line: i + 2, code, marker, note });
     i = end;
   }
   return blocks;

@@ -1,79 +1,35 @@
-// The packages as a user gets them: packed by npm (their prepack build included), installed
-// from the tarballs into new projects outside this repository, and docs/getting-started.md
-// followed there, each example run against a real ZooKeeper. What the workspaces hide here
-// (siblings always linked, a "type": "module" package around every file, sources next to the
-// maps) is absent there. Dependencies from the registry come from npm's cache when it has them
-// (--prefer-offline), so after `npm ci` this usually needs no network.
+// The packages as a user gets them: packed by npm (their prepack build included), checked, and
+// installed from the tarballs into a new CommonJS project outside this repository, where the
+// getting-started examples that need only the framework and locks run against a real
+// ZooKeeper. What the workspaces hide here (siblings always linked, a "type": "module" package
+// around every file, sources next to the maps) is absent there. Dependencies from the registry
+// come from npm's cache when it has them (--prefer-offline), so after `npm ci` this usually
+// needs no network. getting-started.test.ts follows the whole page, recipe-pages.test.ts the
+// recipe pages: node's test runner gives each file 180 s, and one file for all of it timed out
+// on a loaded machine. The files share one packing (shared-packs.ts).
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createFramework, silentLogger, type FrameworkClient } from '@zkrecipes/framework';
-import { LeaderLatch } from '@zkrecipes/leader';
-import { InterProcessMutex } from '@zkrecipes/locks';
-import { sessionIdHex, TestingServer, timing, waitFor } from '@zkrecipes/testing';
-import { codeBlocks, importsOf } from './markdown-blocks.js';
-import { packPackages, REPO_ROOT, withOurDependencies, type Manifest } from './pack-packages.js';
+import {
+  connectVariable,
+  EXAMPLE_TIMEOUT_MS,
+  examples,
+  PAGE,
+  tsconfig,
+} from './getting-started-page.js';
+import { fromLocalSources, NPM_INSTALL_FLAGS } from './local-install.js';
+import { importsOf } from './markdown-blocks.js';
+import { packedSuite } from './packed-suite.js';
+import { REPO_ROOT, withOurDependencies, type Manifest } from './pack-packages.js';
 import { packageProblems } from './package-problems.js';
-import { pageCommands } from './page-commands.js';
-import { describeRecipePages } from './recipe-pages.js';
-import { killGroup, TempProject } from './temp-project.js';
-
-const PAGE = 'docs/getting-started.md';
-const blocks = codeBlocks(readFileSync(join(REPO_ROOT, PAGE), 'utf8'));
-const commands = pageCommands(blocks);
-/** The page's TypeScript examples, each with the file name it is saved under. */
-const examples = blocks
-  .filter((block) => block.lang === 'ts')
-  .map((block) => {
-    const isTest = importsOf(block.code).includes('node:test');
-    return { ...block, isTest, file: `example-${block.line}${isTest ? '.test' : ''}` };
-  });
-const tsconfig = blocks.filter(
-  (block) => block.lang === 'json' && /compilerOptions/.test(block.code),
-);
-
-const NPM_INSTALL_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund'];
-/** Each example takes well under a second here; one that cannot connect waits much longer. */
-const EXAMPLE_TIMEOUT_MS = 30_000;
-
-/**
- * `npm install` arguments with our packages replaced by their tarballs, and everything else
- * (typescript, @types/node) by the copy this repository builds with: the same compiler, and no
- * network needed for it. Our packages' own @zkrecipes dependencies (@zkrecipes/wire under the
- * framework) come along as tarballs too, where the registry would have supplied them.
- */
-function fromLocalSources(args: readonly string[], tarballs: ReadonlyMap<string, string>) {
-  const named = args.filter((arg) => tarballs.has(arg));
-  const alongside = withOurDependencies(named)
-    .filter((name) => !named.includes(name))
-    .map((name) => tarballs.get(name)!);
-  const local = args.map((arg) => {
-    if (arg.startsWith('-') || arg === 'install') return arg;
-    const local = tarballs.get(arg) ?? join(REPO_ROOT, 'node_modules', arg);
-    assert.ok(existsSync(local), `nothing local stands in for '${arg}'`);
-    return local;
-  });
-  return [...local, ...alongside];
-}
+import { TempProject } from './temp-project.js';
 
 describe('the published packages', () => {
-  let server: TestingServer;
-  let packs: TempProject;
-  let tarballs: Map<string, string>;
-
-  before(async () => {
-    server = await TestingServer.start();
-    packs = TempProject.create('packs');
-    tarballs = await packPackages(packs);
-  });
-  after(async () => {
-    await server.close();
-    packs.remove();
-  });
+  const packed = packedSuite();
 
   it('ship dist, LICENSE, the sources their maps name, ^ ranges and registry-safe links', async () => {
+    const { packs, tarballs } = packed();
     const license = readFileSync(join(REPO_ROOT, 'LICENSE'), 'utf8');
     const problems: Record<string, string[]> = {};
     for (const [name, tarball] of tarballs) {
@@ -98,7 +54,7 @@ describe('the published packages', () => {
       const manifest = JSON.parse(project.read('package.json')) as Manifest;
       assert.notEqual(manifest.type, 'module', 'the point here is a CommonJS project');
       const ours = withOurDependencies(['@zkrecipes/framework', '@zkrecipes/locks']).map((name) =>
-        tarballs.get(name)!,
+        packed().tarballs.get(name)!,
       );
       await project.must('npm', ['install', ...NPM_INSTALL_FLAGS, ...ours]);
       // Exits non-zero on a missing or invalid dependency, peers included.
@@ -121,154 +77,15 @@ describe('the published packages', () => {
         ),
       );
       assert.ok(mine.length >= 2, 'the connect and lock examples at least');
-      const tools = fromLocalSources(['typescript', '@types/node'], tarballs);
+      const tools = fromLocalSources(['typescript', '@types/node'], packed().tarballs);
       await project.must('npm', ['install', '--save-dev', ...NPM_INSTALL_FLAGS, ...tools]);
       project.write('tsconfig.json', tsconfig[0]!.code);
       for (const example of mine) project.write(`${example.file}.mts`, example.code);
       await project.must('npx', ['tsc']);
-      project.setEnv(connectVariable(), server.connectString);
+      project.setEnv(connectVariable(), packed().server.connectString);
       for (const example of mine) {
         await project.must('node', [`${example.file}.mjs`], EXAMPLE_TIMEOUT_MS);
       }
     });
   });
-
-  describe('every package in a new ES module project', () => {
-    let project: TempProject;
-    before(async () => {
-      project = TempProject.create('recipes');
-      await project.must('npm', ['init', '-y']);
-      await project.must('npm', ['pkg', 'set', 'type=module']);
-      const ours = [...tarballs].filter(([name]) => name !== '@zkrecipes/cli');
-      const tools = fromLocalSources(['typescript', '@types/node'], tarballs);
-      const all = [...ours.map(([, tarball]) => tarball), ...tools];
-      await project.must('npm', ['install', ...NPM_INSTALL_FLAGS, ...all]);
-    });
-    after(() => project.remove());
-
-    describeRecipePages(() => ({ server, project }));
-  });
-
-  describe(`${PAGE}, followed in a new project`, () => {
-    let project: TempProject;
-    before(() => {
-      project = TempProject.create('getting-started');
-    });
-    after(() => project.remove());
-
-    it('has a rule for every command on the page', () => {
-      const unknown = commands.filter((command) => command.kind === 'unknown');
-      assert.deepEqual(unknown, []);
-    });
-
-    it("sets the project up with the page's commands", async () => {
-      for (const command of commands) {
-        if (command.kind === 'project') {
-          await project.must(command.args[0]!, command.args.slice(1));
-        } else if (command.kind === 'install') {
-          const args = fromLocalSources(command.args.slice(1), tarballs);
-          await project.must('npm', [...args, ...NPM_INSTALL_FLAGS]);
-        }
-      }
-      project.setEnv(connectVariable(), server.connectString);
-    });
-
-    it("compiles every example with the page's tsconfig.json", async () => {
-      assert.equal(tsconfig.length, 1, `${PAGE} has one tsconfig.json`);
-      project.write('tsconfig.json', tsconfig[0]!.code);
-      for (const example of examples) project.write(`${example.file}.ts`, example.code);
-      const compile = [...new Set(commandsOf('compile').map((command) => command.text))];
-      assert.ok(compile.length > 0, `${PAGE} says how to compile`);
-      for (const text of compile) await project.must('sh', ['-c', text]);
-    });
-
-    for (const example of examples) {
-      it(`runs the example at line ${example.line} as the page says`, async () => {
-        const how = commandsOf(example.isTest ? 'run-tests' : 'run-examples');
-        assert.ok(how.length > 0, `${PAGE} says how to run ${example.isTest ? 'a test' : 'it'}`);
-        const args = example.isTest ? ['--test', `${example.file}.js`] : [`${example.file}.js`];
-        await project.must('node', args, EXAMPLE_TIMEOUT_MS);
-      });
-    }
-
-    it("runs the page's CLI commands while a program holds the lock and leads", async () => {
-      const withDependencies = withOurDependencies(['@zkrecipes/cli']).map((name) =>
-        tarballs.get(name)!,
-      );
-      // What npx would download from the registry, installed from the tarballs instead.
-      await project.must('npm', ['install', ...NPM_INSTALL_FLAGS, ...withDependencies]);
-      const lines = commandsOf('cli');
-      assert.ok(lines.length >= 2, 'inspect and watch');
-      await withHolderAndLeader(server, async (client, leaderId) => {
-        for (const { text } of lines) {
-          if (/ watch /.test(text)) await firstWatchView(project, text, leaderId);
-          else {
-            const { output } = await project.must('sh', ['-c', text]);
-            assert.ok(output.includes(sessionIdHex(client.sessionId!)), output);
-          }
-        }
-      });
-    });
-  });
 });
-
-function commandsOf(kind: (typeof commands)[number]['kind']): (typeof commands)[number][] {
-  return commands.filter((command) => command.kind === kind);
-}
-
-/** The one environment variable the page exports for the connect string. */
-function connectVariable(): string {
-  const exported = commands.flatMap((command) => (command.kind === 'env' ? [command.name] : []));
-  assert.equal(exported.length, 1, `${PAGE} exports one variable: ${exported.join()}`);
-  return exported[0]!;
-}
-
-/** Runs `body` while a client holds the page's lock and a latch leads its election. */
-async function withHolderAndLeader(
-  server: TestingServer,
-  body: (client: FrameworkClient, leaderId: string) => Promise<void>,
-): Promise<void> {
-  const client = createFramework({ connectString: server.connectString, logger: silentLogger });
-  await client.start();
-  const mutex = new InterProcessMutex(client, '/getting-started/locks/invoices');
-  const latch = new LeaderLatch(client, '/getting-started/scheduler', { id: 'test-leader' });
-  try {
-    await mutex.acquire();
-    await latch.start();
-    assert.equal(await latch.await({ timeoutMs: timing.ms(10_000) }), true);
-    await body(client, latch.id);
-  } finally {
-    await latch.close();
-    await client.close();
-  }
-}
-
-/** Starts a `watch --json` line, checks its first view names `leaderId`, and ends it. */
-async function firstWatchView(project: TempProject, text: string, leaderId: string) {
-  const child = project.spawn('sh', ['-c', text]);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = once(child, 'exit');
-  try {
-    await waitFor(() => stdout.includes('\n') || child.exitCode !== null, {
-      message: `a first view from \`${text}\``,
-    });
-    const view = JSON.parse(stdout.split('\n')[0]!) as {
-      kind?: string;
-      leader?: { data?: string };
-    };
-    assert.deepEqual(
-      { kind: view.kind, leader: view.leader?.data },
-      {
-        kind: 'leader-latch',
-        leader: leaderId,
-      },
-      stdout + stderr,
-    );
-  } finally {
-    killGroup(child);
-    await exited;
-  }
-}

@@ -1,75 +1,109 @@
 // The recipe pages (docs/recipes/*.md) checked in a project made from the packed tarballs, as
 // a reader would copy their code: every TypeScript block compiles as written under the strict
-// NodeNext tsconfig.json of docs/getting-started.md, and each page's main example runs against
-// a real ZooKeeper and ends by itself with exit code 0.
+// NodeNext tsconfig.json of docs/getting-started.md, and runs against a real ZooKeeper, ending
+// by itself with exit code 0 and nothing on stderr (no unhandled rejection, no warning). The
+// test adds nothing to the code; it only sets ZKRECIPES_CONNECT, which the examples read.
 //
 // The rule for the pages (an HTML comment on the line before a block's fence):
-// - no comment: the block is a program of its own and compiles alone;
-// - `<!-- runs -->`: the same, and the test runs it (at least one per page), with
-//   ZKRECIPES_CONNECT set to its server; such a block reads that variable, as getting-started's
-//   examples do;
-// - `<!-- continues -->`: the block goes on from the page's block before it (the client,
-//   the cache... it made) and compiles appended to it;
-// - `<!-- fragment -->`: not a program (a signature list, lines to show where something goes);
-//   not compiled. Use it sparingly: a reader copies examples, and only checked ones stay right.
+// - no comment: the block is a program of its own;
+// - `<!-- continues -->`: the block goes on from the page's block before it (the client, the
+//   cache... it made); it compiles and runs as that block's program with itself appended, so
+//   every such chain must be a whole program that ends and cleans up (`await using` in the
+//   first block closes what it made when the program ends, after every continuing block);
+// - `<!-- fragment: why -->`: not a program, so neither compiled nor run; the comment says why
+//   (the one left, in leader.md, shows a one-line check in the two places where the page's
+//   programs run it). Use it sparingly: a reader copies examples, and only checked ones stay
+//   right.
+//
+// Programs of every page run side by side, two at a time, except those that name overlapping
+// paths (see page-programs.ts): they run one after the other. Give each example its own paths.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { TestingServer } from '@zkrecipes/testing';
-import { codeBlocks, type CodeBlock } from './markdown-blocks.js';
+import { codeBlocks } from './markdown-blocks.js';
 import { REPO_ROOT } from './pack-packages.js';
+import { lanesOf, pageLine, programsOf, source, type Program } from './page-programs.js';
 import type { TempProject } from './temp-project.js';
 
-const MARKERS = new Set(['', 'runs', 'continues', 'fragment']);
 const EXAMPLE_TIMEOUT_MS = 30_000;
+/** Programs running at once: the machine has two cores, and ZooKeeper runs on them too. */
+const AT_ONCE = 2;
 
-/** One compiled file: the page's blocks it is made of, in order. */
-interface Program {
-  readonly page: string;
-  readonly file: string;
-  readonly blocks: readonly CodeBlock[];
-  readonly runs: boolean;
+/** `output` with each place in the program's file replaced by its page line. */
+function onPage(program: Program, output: string): string {
+  const at = new RegExp(`[^\\s(]*\\b${program.file}\\.ts:(\\d+)(:\\d+)?`, 'g');
+  return output.replace(at, (_, line: string) => pageLine(program, Number(line)));
 }
 
-/** The programs of one page: one per block, a continuing block appended to the one before. */
-function programsOf(page: string): Program[] {
-  const name = page.replace(/^.*\//, '').replace(/\.md$/, '');
-  const blocks = codeBlocks(readFileSync(join(REPO_ROOT, page), 'utf8')).filter((block) =>
-    /^(ts|js)$/.test(block.lang),
-  );
-  const programs: Program[] = [];
-  for (const block of blocks) {
-    assert.ok(MARKERS.has(block.marker), `${page}:${block.line}: unknown marker ${block.marker}`);
-    if (block.marker === 'fragment') continue;
-    const previous = programs.at(-1);
-    if (block.marker === 'continues') {
-      assert.ok(previous, `${page}:${block.line} continues no block`);
+/** A function that runs tasks, `size` at a time, in the order they were handed to it. */
+function limited(size: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (running === size) await new Promise<void>((resolve) => waiting.push(resolve));
+    else running++;
+    try {
+      return await task();
+    } finally {
+      // The next task takes this one's place; with none waiting, the place is free.
+      const next = waiting.shift();
+      if (next === undefined) running--;
+      else next();
     }
-    const chain = block.marker === 'continues' ? [...previous!.blocks, block] : [block];
-    programs.push({
-      page,
-      file: `${name}-${block.line}`,
-      blocks: chain,
-      runs: block.marker === 'runs',
-    });
-  }
-  return programs;
+  };
 }
 
-function source(program: Program): string {
-  return program.blocks.map((block) => block.code).join('\n');
+/**
+ * Runs the programs of every page in lanes (see {@link lanesOf}), `AT_ONCE` lanes at a time,
+ * the longest first (a chain of many blocks bounds the whole run); resolves each program's
+ * failure, or undefined. After a failure, the lane skips the rest of that page's programs:
+ * they would mostly repeat it.
+ */
+function runAll(
+  programs: readonly Program[],
+  run: (program: Program) => Promise<string | undefined>,
+): Map<Program, Promise<string | undefined>> {
+  const limit = limited(AT_ONCE);
+  const settle = new Map<Program, (failure: string | undefined) => void>();
+  const results = new Map<Program, Promise<string | undefined>>();
+  for (const program of programs) {
+    results.set(program, new Promise((resolve) => settle.set(program, resolve)));
+  }
+  const runLane = async (lane: Program[]): Promise<void> => {
+    const failed = new Set<string>();
+    for (const program of lane) {
+      const failure = failed.has(program.page)
+        ? undefined
+        : await run(program).catch((error: unknown) => String(error));
+      if (failure !== undefined) failed.add(program.page);
+      settle.get(program)!(failure);
+    }
+  };
+  const cost = (lane: Program[]) => lane.reduce((sum, program) => sum + program.blocks.length, 0);
+  const longestFirst = lanesOf(programs).sort((a, b) => cost(b) - cost(a));
+  for (const lane of longestFirst) void limit(() => runLane(lane));
+  return results;
 }
 
-/** Where line `line` (1-based) of a program's file is on its page. */
-function pageLine(program: Program, line: number): string {
-  let start = 1;
-  for (const block of program.blocks) {
-    const length = block.code.split('\n').length;
-    if (line < start + length) return `${program.page}:${block.line + line - start}`;
-    start += length;
+/** Runs one program; resolves undefined, or what went wrong, with page lines. */
+async function runProgram(project: TempProject, program: Program): Promise<string | undefined> {
+  const last = program.blocks.at(-1)!;
+  const before = program.blocks.slice(0, -1).map((block) => block.line);
+  const what =
+    `the block at ${program.page}:${last.line}` +
+    (before.length > 0 ? `, run after the blocks it continues (lines ${before.join(', ')})` : '');
+  if (!/process\.env\.ZKRECIPES_CONNECT/.test(source(program))) {
+    return `${what} does not read ZKRECIPES_CONNECT`;
   }
-  return `${program.page}:?`;
+  const { code, output, stderr } = await project.run(
+    'node',
+    ['--enable-source-maps', `${program.file}.js`],
+    EXAMPLE_TIMEOUT_MS,
+  );
+  if (code === 0 && stderr === '') return undefined;
+  return `${what} ${code === 0 ? 'wrote to stderr' : `exited ${code}`}:\n${onPage(program, output)}`;
 }
 
 /**
@@ -86,6 +120,8 @@ export function describeRecipePages(
   const programs = pages.flatMap(programsOf);
   /** Compiler errors by page, as `page:line: message`. */
   const errors = new Map<string, string[]>(pages.map((page) => [page, []]));
+  /** Each program's run: its failure, or undefined. */
+  let runs = new Map<Program, Promise<string | undefined>>();
 
   describe('the recipe pages, in a project made from the tarballs', () => {
     before(async () => {
@@ -97,8 +133,13 @@ export function describeRecipePages(
       project.write('tsconfig.json', tsconfig[0]!.code);
       for (const program of programs) project.write(`${program.file}.ts`, source(program));
       // One compiler run for every block of every page; a block's errors still fail only its
-      // page. Files with errors are still emitted.
-      const { code, output } = await project.run('npx', ['tsc', '--pretty', 'false'], 120_000);
+      // page. Files with errors are still emitted. The source maps only let a failure's stack
+      // name page lines: they change nothing in what runs.
+      const { code, output } = await project.run(
+        'npx',
+        ['tsc', '--pretty', 'false', '--sourceMap'],
+        120_000,
+      );
       for (const line of output.split('\n')) {
         const error = /^(\S+)\.ts\((\d+),(\d+)\): (.*)$/.exec(line);
         if (error === null) continue;
@@ -109,6 +150,9 @@ export function describeRecipePages(
       const mapped = [...errors.values()].flat().length;
       if (code !== 0 && mapped === 0) errors.get(pages[0]!)!.push(`tsc exited ${code}:\n${output}`);
       project.setEnv('ZKRECIPES_CONNECT', server.connectString);
+      // Every page's programs start now, in the background; each page's test waits for its own
+      // (so the first page's test shows most of the run's time).
+      runs = runAll(programs, (program) => runProgram(project, program));
     });
 
     for (const page of pages) {
@@ -118,18 +162,16 @@ export function describeRecipePages(
         // A block's error shows again in every block that continues from it: once is enough.
         assert.deepEqual([...new Set(errors.get(page))], []);
       });
-      it(`${page}: its main example runs against ZooKeeper and ends with exit code 0`, async () => {
-        const runs = mine.filter((program) => program.runs);
-        assert.ok(runs.length > 0, `${page} marks its main example <!-- runs -->`);
-        for (const program of runs) {
-          assert.match(source(program), /process\.env\.ZKRECIPES_CONNECT/, program.file);
-          const { code, output } = await context().project.run(
-            'node',
-            [`${program.file}.js`],
-            EXAMPLE_TIMEOUT_MS,
-          );
-          assert.equal(code, 0, `${pageLine(program, 1)} exited ${code}:\n${output}`);
-        }
+      it(`${page}: every TypeScript block runs against ZooKeeper and ends by itself`, async () => {
+        const failures = await Promise.all(
+          mine.map(
+            (program) => runs.get(program) ?? Promise.resolve(`${program.file} did not run`),
+          ),
+        );
+        assert.deepEqual(
+          failures.filter((failure) => failure !== undefined),
+          [],
+        );
       });
     }
   });

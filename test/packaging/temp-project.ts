@@ -15,6 +15,8 @@ export interface CommandResult {
   readonly output: string;
   /** stdout alone, for commands whose output is parsed. */
   readonly stdout: string;
+  /** stderr alone, for commands that must not complain. */
+  readonly stderr: string;
 }
 
 // npm hands its script context (npm_package_json, npm_config_local_prefix, ...) to the scripts
@@ -51,6 +53,11 @@ export class TempProject {
     return new TempProject(mkdtempSync(join(tmpdir(), `zkrecipes-${name}-`)));
   }
 
+  /** A project in an existing directory, or one the caller is about to make. */
+  static open(dir: string): TempProject {
+    return new TempProject(dir);
+  }
+
   /** Sets an environment variable for every later command. */
   setEnv(name: string, value: string): void {
     this.#env[name] = value;
@@ -83,16 +90,20 @@ export class TempProject {
       const child = this.spawn(command, args);
       let output = '';
       let stdout = '';
+      let stderr = '';
       child.stdout!.on('data', (chunk: Buffer) => {
         output += chunk.toString();
         stdout += chunk.toString();
       });
-      child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr!.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        stderr += chunk.toString();
+      });
       const timer = setTimeout(() => killGroup(child), timing.ms(timeoutMs));
       child.on('error', reject);
       child.on('close', (code) => {
         clearTimeout(timer);
-        resolve({ code, output, stdout });
+        resolve({ code, output, stdout, stderr });
       });
     });
   }
