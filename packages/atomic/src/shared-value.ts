@@ -27,6 +27,7 @@ import {
   EventDispatcher,
   RearmableWatch,
   checkRecipeOptions,
+  connectionStreamOf,
 } from '@zkrecipes/framework/recipe-support';
 import { checkBytes, sameBytes } from './bytes.js';
 import { checkCallOptions, type CallOptions } from './call-options.js';
@@ -202,7 +203,7 @@ export class SharedValue {
       });
     }
     this.#state = RecipeState.STARTED;
-    this.#unsubscribeState = this.#client.on('stateChanged', (state) => {
+    this.#unsubscribeState = connectionStreamOf(this.#client).onState((state) => {
       if (this.#state !== RecipeState.STARTED) return;
       this.#dispatcher.emit({ type: 'stateChanged', state });
       if (isConnectedState(state)) this.#request();

@@ -8,6 +8,7 @@ import {
   CallLimits,
   checkClient,
   TIMED_OUT,
+  connectionStreamOf,
   waitForWake,
   Wake,
   watchSignal,
@@ -96,7 +97,7 @@ export class DistributedBarrier {
           const woken = await waitForWake(wake.event, {
             deadline: limits?.atMs,
             signal: limits?.callerSignal,
-            client: this.#client,
+            closed: connectionStreamOf(this.#client).closedSignal,
             path: this.#path,
           });
           if (woken === TIMED_OUT) return false;

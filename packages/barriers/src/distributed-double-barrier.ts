@@ -15,6 +15,7 @@ import {
   deleteOwnNode,
   reportRecipeFailure,
   TIMED_OUT,
+  connectionStreamOf,
   waitForWake,
   Wake,
   watchSignal,
@@ -201,7 +202,7 @@ export class DistributedDoubleBarrier {
         const woken = await waitForWake(wake.event, {
           deadline: limits?.atMs,
           signal: limits?.callerSignal,
-          client,
+          closed: connectionStreamOf(client).closedSignal,
           path: this.#path,
         });
         if (woken === TIMED_OUT) {
@@ -291,7 +292,7 @@ export class DistributedDoubleBarrier {
             const woken = await waitForWake(event, {
               deadline: limits?.atMs,
               signal: limits?.callerSignal,
-              client,
+              closed: connectionStreamOf(client).closedSignal,
               path: this.#path,
             });
             if (woken === TIMED_OUT) return false;
@@ -336,7 +337,11 @@ export class DistributedDoubleBarrier {
       reportRecipeFailure(this.#client, undefined, error, `removing ${path}`),
     );
     if (signal.aborted) return;
-    await waitForWake(reported, { signal, client: this.#client, path }).catch(() => undefined);
+    await waitForWake(reported, {
+      signal,
+      closed: connectionStreamOf(this.#client).closedSignal,
+      path,
+    }).catch(() => undefined);
   }
 
   /** `expired`: a watch reported the session's end (the client may not have a new one yet). */

@@ -17,6 +17,7 @@ import {
   checkEventListener,
   checkOptionsObject,
   EventDispatcher,
+  connectionStreamOf,
 } from '@zkrecipes/framework/recipe-support';
 import type { ChildData } from './child-data.js';
 import { CacheTelemetry } from './cache-telemetry.js';
@@ -121,7 +122,7 @@ export class NodeCache {
       // After a new session the RECONNECTED listener reads again.
       if (event.type !== 'SESSION_EXPIRED') this.#request();
     });
-    this.#unsubscribeState = this.#client.on('stateChanged', (state) => {
+    this.#unsubscribeState = connectionStreamOf(this.#client).onState((state) => {
       if (state === ConnectionState.CONNECTED || state === ConnectionState.RECONNECTED) {
         this.#request();
       }

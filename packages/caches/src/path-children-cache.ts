@@ -19,6 +19,7 @@ import {
   checkRecipeOptions,
   EventDispatcher,
   positiveIntegerOption,
+  connectionStreamOf,
 } from '@zkrecipes/framework/recipe-support';
 import { compareChildData, type ChildData } from './child-data.js';
 import { CacheTelemetry } from './cache-telemetry.js';
@@ -155,7 +156,9 @@ export class PathChildrenCache {
       });
     }
     this.#state = RecipeState.STARTED;
-    this.#unsubscribeState = this.#client.on('stateChanged', (state) => this.#onState(state));
+    this.#unsubscribeState = connectionStreamOf(this.#client).onState((state) =>
+      this.#onState(state),
+    );
     this.#telemetry.started();
     const loaded = this.#telemetry.loadStarted();
     switch (mode) {

@@ -21,6 +21,7 @@ import {
   checkListener,
   checkRecipeOptions,
   EventDispatcher,
+  connectionStreamOf,
 } from '@zkrecipes/framework/recipe-support';
 
 /** Options of {@link PersistentWatcher}. */
@@ -135,7 +136,7 @@ export class PersistentWatcher {
       });
     }
     this.#state = RecipeState.STARTED;
-    this.#unsubscribeState = this.#client.on('stateChanged', (state) => {
+    this.#unsubscribeState = connectionStreamOf(this.#client).onState((state) => {
       if (state !== ConnectionState.CONNECTED && state !== ConnectionState.RECONNECTED) return;
       // The client re-adds held watches before it releases anything sent after this news.
       if (this.#watch !== undefined) this.#reset();

@@ -21,6 +21,7 @@ import { ExponentialBackoffRetry } from './retry/exponential-backoff-retry.js';
 import type { RetryPolicy } from './retry/retry-policy.js';
 import { ConnectionState, type ErrorPolicy } from './state/connection-state.js';
 import { ConnectionStateMachine } from './state/connection-state-machine.js';
+import { ConnectionStream } from './state/connection-stream.js';
 import { EventLoopStallDetector } from './state/event-loop-stall-detector.js';
 import { ZooKeeperConnection } from './zk/zookeeper-connection.js';
 import { ClientTelemetry } from './telemetry/client-telemetry.js';
@@ -196,6 +197,8 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
   });
 
   const errorPolicy = options.errorPolicy ?? 'standard';
+  const validUntilMs = (): number =>
+    closed.signal.aborted ? -Infinity : states.validUntilMs(errorPolicy, connection.connected);
   const context: ClientContext = {
     ops: connection,
     retryPolicy:
@@ -208,8 +211,16 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     currentConnectionState: () => states.state,
     currentSessionId: () => connection.sessionId,
     isConnected: () => connection.connected,
-    validUntilMs: () =>
-      closed.signal.aborted ? -Infinity : states.validUntilMs(errorPolicy, connection.connected),
+    validUntilMs,
+    connection: new ConnectionStream({
+      changes: states.changes,
+      currentState: () => states.state,
+      isConnected: () => connection.connected,
+      errorPolicy,
+      validUntilMs,
+      closing: closed.signal,
+      report: reportUnhandledError,
+    }),
     sessionCredentials: () => connection.sessionCredentials(),
     reportUnhandledError,
     unhandledErrors: iterableObservable(unhandled.asObservable()),

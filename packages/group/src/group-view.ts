@@ -8,6 +8,7 @@ import {
   type PersistentWatch,
   type WatchedEvent,
 } from '@zkrecipes/framework';
+import { connectionStreamOf } from '@zkrecipes/framework/recipe-support';
 
 /** What a {@link GroupView} needs besides the client and the path. */
 export interface GroupViewOptions {
@@ -60,7 +61,7 @@ export class GroupView {
 
   /** Adds the watch, then lists the group and reads every member. */
   async start(): Promise<void> {
-    this.#unsubscribeState = this.#client.on('stateChanged', (state) => {
+    this.#unsubscribeState = connectionStreamOf(this.#client).onState((state) => {
       if (state === ConnectionState.RECONNECTED) this.#loadInBackground();
     });
     await this.#load();

@@ -24,6 +24,7 @@ import {
   checkRecipeOptions,
   deleteOwnNode,
   EventDispatcher,
+  connectionStreamOf,
 } from '@zkrecipes/framework/recipe-support';
 import { RecipeState, type RecipeError } from '@zkrecipes/caches';
 import { NodeKeeper } from './node-keeper.js';
@@ -210,7 +211,7 @@ export class PersistentNode {
       );
     }
     this.#state = RecipeState.STARTED;
-    this.#unsubscribeState = this.#client.on('stateChanged', (state) => {
+    this.#unsubscribeState = connectionStreamOf(this.#client).onState((state) => {
       // Curator re-creates on RECONNECTED; a new session also finds its old node here.
       if (state === ConnectionState.CONNECTED || state === ConnectionState.RECONNECTED) {
         this.#keeper.ensure();

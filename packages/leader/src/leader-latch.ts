@@ -23,6 +23,7 @@ import {
   checkRecipeOptions,
   deleteOwnNode,
   signalOption,
+  connectionStreamOf,
 } from '@zkrecipes/framework/recipe-support';
 import { sortParticipants } from '@zkrecipes/locks';
 import { checkConcurrency, checkId } from './check-options.js';
@@ -257,9 +258,9 @@ export class LeaderLatch {
       );
     }
     this.#state = LeaderState.STARTED;
-    const stopStates = this.#client.on('stateChanged', (state) => this.#onState(state));
+    const stopStates = connectionStreamOf(this.#client).onState((state) => this.#onState(state));
     // A closed client ends the session, and leadership with it (it sends no state for that).
-    const { closedSignal } = this.#client;
+    const { closedSignal } = connectionStreamOf(this.#client);
     const onClientClosed = (): void => this.#leadership.set(false);
     closedSignal.addEventListener('abort', onClientClosed, { once: true });
     this.#stopListening = () => {

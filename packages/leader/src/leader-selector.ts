@@ -19,6 +19,8 @@ import {
   booleanOption,
   checkClient,
   checkRecipeOptions,
+  connectionStreamOf,
+  whileConnected,
 } from '@zkrecipes/framework/recipe-support';
 import { runInFlow } from '@zkrecipes/locks';
 import { checkConcurrency, checkId, checkSelectorListener } from './check-options.js';
@@ -43,7 +45,6 @@ import {
   type Participant,
 } from './participant.js';
 import { SelectorMutex } from './selector-mutex.js';
-import { whileConnected } from './while-connected.js';
 
 /** One attempt: queue, lead, give up the node. */
 interface Attempt {
@@ -226,7 +227,7 @@ export class LeaderSelector {
       );
     }
     this.#state = LeaderState.STARTED;
-    this.#stopListening = this.#client.on('stateChanged', (state) => {
+    this.#stopListening = connectionStreamOf(this.#client).onState((state) => {
       if (isErrorState(state, this.#client.errorPolicy)) {
         this.#attempt?.cancel.abort(stateReason(state, this.#path));
       }
@@ -289,7 +290,7 @@ export class LeaderSelector {
       // takeLeadership returning is the one thing worth waiting for; the rest only while the
       // server can answer.
       await attempt.leading;
-      await whileConnected(this.#client, attempt.done);
+      await whileConnected(this.#client).wait(attempt.done);
     }
     this.#leadership.close();
   }

@@ -4,7 +4,12 @@
 // nothing behind.
 import { Subscription, type Observable } from 'rxjs';
 import { ClosedError, type FrameworkClient } from '@zkrecipes/framework';
-import { deadlineOf, TIMED_OUT, waitForWake } from '@zkrecipes/framework/recipe-support';
+import {
+  deadlineOf,
+  TIMED_OUT,
+  waitForWake,
+  connectionStreamOf,
+} from '@zkrecipes/framework/recipe-support';
 
 /** What {@link waitForLeadership} takes. */
 export interface WaitForLeadershipOptions {
@@ -45,7 +50,7 @@ export async function waitForLeadership(
     const outcome = await waitForWake(led, {
       deadline: deadlineOf(timeoutMs),
       signal,
-      client,
+      closed: connectionStreamOf(client).closedSignal,
       path,
     });
     return outcome !== TIMED_OUT;

@@ -165,11 +165,12 @@ describe('LeaderLatch', () => {
     const b = await started(own[1]!, path, 'b');
     try {
       assert.equal(await a.await({ timeoutMs: 10_000 }), true);
-      const waiting = b.await();
-      const waitingWithTimeout = b.await({ timeoutMs: 60_000 });
+      // They reject as the client's close begins, before close() resolves.
+      const waiting = assert.rejects(b.await(), ClosedError);
+      const waitingWithTimeout = assert.rejects(b.await({ timeoutMs: 60_000 }), ClosedError);
       await own[1]!.close();
-      await assert.rejects(waiting, ClosedError);
-      await assert.rejects(waitingWithTimeout, ClosedError);
+      await waiting;
+      await waitingWithTimeout;
       await assert.rejects(b.await({ timeoutMs: 1000 }), ClosedError);
       assert.equal(a.isValid(), true);
       await own[0]!.close();

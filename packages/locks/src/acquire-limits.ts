@@ -7,8 +7,7 @@
 // connection's signal; its first read is raced against it): on a connection that is up they
 // take a round trip, and a loss answers false, the same answer as any acquire whose time ran
 // out.
-import { Deadline } from '@zkrecipes/framework/recipe-support';
-import type { ConnectionWatch } from './connection-watch.js';
+import { Deadline, type ConnectionStream } from '@zkrecipes/framework/recipe-support';
 
 /** One acquire's deadline, and the signal its requests get. */
 export class AcquireLimits implements Disposable {
@@ -16,11 +15,11 @@ export class AcquireLimits implements Disposable {
   readonly deadline: Deadline;
   /** acquire(0): it answers from what it reads, never waits, and only uses a live connection. */
   readonly tryOnly: boolean;
-  readonly #watch: ConnectionWatch;
+  readonly #watch: ConnectionStream;
   #connection: AbortSignal | undefined;
   #signal: AbortSignal | undefined;
 
-  private constructor(deadline: Deadline, tryOnly: boolean, watch: ConnectionWatch) {
+  private constructor(deadline: Deadline, tryOnly: boolean, watch: ConnectionStream) {
     this.deadline = deadline;
     this.tryOnly = tryOnly;
     this.#watch = watch;
@@ -28,7 +27,7 @@ export class AcquireLimits implements Disposable {
 
   /** The limits of `acquire(timeoutMs, { signal })` on `watch`'s client. */
   static of(
-    watch: ConnectionWatch,
+    watch: ConnectionStream,
     timeoutMs: number | undefined,
     signal: AbortSignal | undefined,
   ): AcquireLimits {

@@ -6,10 +6,15 @@ import {
   type Logger,
   validatePath,
 } from '@zkrecipes/framework';
-import { checkClient, checkRecipeOptions } from '@zkrecipes/framework/recipe-support';
+import {
+  checkClient,
+  checkRecipeOptions,
+  connectionStreamOf,
+  type ConnectionStream,
+} from '@zkrecipes/framework/recipe-support';
 import { AcquireLimits } from './acquire-limits.js';
 import { checkAcquireArguments, checkNodeData } from './check-arguments.js';
-import { ConnectionWatch, HoldValidity } from './connection-watch.js';
+import { HoldValidity } from './hold-validity.js';
 import type { AcquireOptions } from './interprocess-lock.js';
 import { Lease } from './lease.js';
 import { LEASE_DRIVER, MUTEX_DRIVER } from './lock-driver.js';
@@ -23,7 +28,7 @@ import {
 import { removeOwnNode } from './own-node.js';
 import { listChildren } from './queue-watch.js';
 import { NODE_VANISHED, retryWhileVanished } from './retry-vanished.js';
-import { untilAborted } from './wait-for-wake.js';
+import { untilAborted } from './until-aborted.js';
 import { LockTelemetry } from './lock-telemetry.js';
 
 /** Options of {@link InterProcessSemaphoreV2}. */
@@ -53,7 +58,7 @@ export class InterProcessSemaphoreV2 {
   readonly #lock: LockInternals;
   readonly #leases: LockInternals;
   readonly #nodeData: Uint8Array | undefined;
-  readonly #watch: ConnectionWatch;
+  readonly #watch: ConnectionStream;
   readonly #logger: Logger;
   readonly #telemetry: LockTelemetry;
 
@@ -91,7 +96,7 @@ export class InterProcessSemaphoreV2 {
       data: this.#nodeData,
       component: 'InterProcessSemaphoreV2',
     });
-    this.#watch = ConnectionWatch.of(client);
+    this.#watch = connectionStreamOf(client);
     this.#logger = client.logger.child({ component: 'InterProcessSemaphoreV2', path });
     this.#telemetry = new LockTelemetry(client, 'InterProcessSemaphoreV2', path);
   }

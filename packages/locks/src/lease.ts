@@ -1,5 +1,5 @@
 import type { FrameworkClient, Logger } from '@zkrecipes/framework';
-import type { HoldValidity } from './connection-watch.js';
+import type { HoldValidity } from './hold-validity.js';
 import { releaseOwnNode, removeOwnNode } from './own-node.js';
 import type { LockTelemetry } from './lock-telemetry.js';
 

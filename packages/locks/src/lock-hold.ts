@@ -1,5 +1,5 @@
 // What a flow holding a reentrant lock sees of its hold, and the handle acquireHold() returns.
-import type { HoldValidity } from './connection-watch.js';
+import type { HoldValidity } from './hold-validity.js';
 import type { FlowScope } from './flow-scope.js';
 
 /** A held lock, as the flow holding it sees it. */

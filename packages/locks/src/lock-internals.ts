@@ -15,14 +15,14 @@ import {
   type FrameworkClient,
   type Logger,
 } from '@zkrecipes/framework';
+import { connectionStreamOf, type ConnectionStream } from '@zkrecipes/framework/recipe-support';
 import type { AcquireLimits } from './acquire-limits.js';
-import { ConnectionWatch } from './connection-watch.js';
 import { HOLDS, type LockDriver } from './lock-driver.js';
 import { ParticipantSorter, sortParticipants } from './lock-node-names.js';
 import { releaseOwnNode, removeOwnNode, reportDeleteFailure } from './own-node.js';
 import { listChildren, QueueWatch, type Listing } from './queue-watch.js';
 import { NODE_VANISHED, retryWhileVanished } from './retry-vanished.js';
-import { untilAborted } from './wait-for-wake.js';
+import { untilAborted } from './until-aborted.js';
 
 /** How a lock uses the shared algorithm. */
 export interface LockInternalsConfig {
@@ -80,7 +80,7 @@ export interface AcquiredLock {
   readonly path: string;
   /** Our node's czxid, from the create's reply (see `LockHold.fencingToken`). */
   readonly fencingToken: bigint;
-  /** The ConnectionWatch epoch read before the confirming request was sent. */
+  /** The connection stream's epoch read before the confirming request was sent. */
   readonly epoch: number;
 }
 
@@ -101,7 +101,7 @@ export class LockInternals {
   readonly #client: FrameworkClient;
   readonly #basePath: string;
   readonly #config: LockInternalsConfig;
-  readonly #watch: ConnectionWatch;
+  readonly #watch: ConnectionStream;
   readonly #logger: Logger;
   readonly #sorter: ParticipantSorter;
 
@@ -110,7 +110,7 @@ export class LockInternals {
     this.#basePath = basePath;
     this.#config = config;
     this.#sorter = new ParticipantSorter(config.driver.recipe, config.driver.markers);
-    this.#watch = ConnectionWatch.of(client);
+    this.#watch = connectionStreamOf(client);
     this.#logger = client.logger.child({ component: config.component, path: basePath });
   }
 
@@ -118,7 +118,7 @@ export class LockInternals {
     return this.#basePath;
   }
 
-  get connectionWatch(): ConnectionWatch {
+  get connectionStream(): ConnectionStream {
     return this.#watch;
   }
 

@@ -2,12 +2,12 @@
 // and in the cleanup after an acquire that timed out, was aborted or failed.
 import { isClosed, isRetryable, type FrameworkClient, type Logger } from '@zkrecipes/framework';
 import {
+  connectionStreamOf,
   deleteOwnNode,
   OWN_NODE_ANSWER_WAIT_MS,
   reportRecipeFailure,
 } from '@zkrecipes/framework/recipe-support';
-import { ConnectionWatch } from './connection-watch.js';
-import { untilAborted, waitForWake } from './wait-for-wake.js';
+import { untilAborted } from './until-aborted.js';
 
 /**
  * Deletes a node we hold (guaranteed), with `deleteOwnNode`'s contract: the answer is awaited
@@ -22,7 +22,7 @@ import { untilAborted, waitForWake } from './wait-for-wake.js';
  */
 export async function releaseOwnNode(client: FrameworkClient, path: string): Promise<void> {
   if (!client.isConnected) return deleteOwnNode(client, path);
-  const connection = ConnectionWatch.of(client).connectionSignal();
+  const connection = connectionStreamOf(client).connectionSignal();
   const deleting = client.delete(path, { guaranteed: true, quietly: true });
   // A paused server or a silent link reads as connected until the liveness check gives up on
   // it: the answer is awaited OWN_NODE_ANSWER_WAIT_MS at most, then the delete goes on alone.
@@ -86,5 +86,5 @@ export async function removeOwnNode(
   );
   if (signal === undefined) return removing;
   if (signal.aborted) return;
-  await waitForWake(removing, { signal }).catch(() => undefined);
+  await untilAborted(removing, signal).catch(() => undefined);
 }

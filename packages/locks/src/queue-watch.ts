@@ -9,14 +9,13 @@ import {
   type FrameworkClient,
   type WatchedEvent,
 } from '@zkrecipes/framework';
-import type { ConnectionWatch } from './connection-watch.js';
 import type { QueueObserver } from './lock-internals.js';
 import { WATCH_CHILDREN } from './lock-driver.js';
-import { WakeWait } from './wait-for-wake.js';
+import { WakeWait, type ConnectionStream } from '@zkrecipes/framework/recipe-support';
 
 /** One look at the queue. */
 export interface Listing {
-  /** The ConnectionWatch epoch read just before the read was sent: a hold it confirms dates from then. */
+  /** The connection stream's epoch read just before the read was sent: a hold it confirms dates from then. */
   readonly epoch: number;
   /** The children of the lock's path; none when the path does not exist. */
   readonly children: readonly string[];
@@ -40,7 +39,7 @@ export async function listChildren(
 export class QueueWatch implements Disposable {
   readonly #client: FrameworkClient;
   readonly #basePath: string;
-  readonly #connection: ConnectionWatch;
+  readonly #connection: ConnectionStream;
   /** The attempt's signal (its deadline and the caller's); every request and wait gets it. */
   readonly #signal: AbortSignal | undefined;
   /** The watch the last look at the children left, not yet waited for. */
@@ -52,7 +51,7 @@ export class QueueWatch implements Disposable {
   constructor(
     client: FrameworkClient,
     basePath: string,
-    connection: ConnectionWatch,
+    connection: ConnectionStream,
     signal: AbortSignal | undefined,
   ) {
     this.#client = client;

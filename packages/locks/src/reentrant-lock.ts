@@ -7,17 +7,16 @@ import {
   type Logger,
   validatePath,
 } from '@zkrecipes/framework';
-import { checkClient } from '@zkrecipes/framework/recipe-support';
+import { checkClient, WakeWait } from '@zkrecipes/framework/recipe-support';
 import { AcquireLimits } from './acquire-limits.js';
 import { checkAcquireArguments } from './check-arguments.js';
-import { HoldValidity } from './connection-watch.js';
+import { HoldValidity } from './hold-validity.js';
 import { currentFlow, findFlowHold, runInFlow, type FlowScope } from './flow-scope.js';
 import { IllegalMonitorStateError } from './illegal-monitor-state-error.js';
 import { Hold, HoldHandle, type LockHold, type MutexHold } from './lock-hold.js';
 import type { AcquireOptions, InterProcessLock } from './interprocess-lock.js';
 import { LockInternals, type AttemptOptions, type LockInternalsConfig } from './lock-internals.js';
 import { reportDeleteFailure } from './own-node.js';
-import { waitForWake } from './wait-for-wake.js';
 import { LockTelemetry } from './lock-telemetry.js';
 
 /** @internal What a kind of lock adds to an attempt (see `prepareAttempt`). */
@@ -118,7 +117,7 @@ export abstract class ReentrantLock implements InterProcessLock {
     options: AcquireOptions,
   ): Promise<Hold | undefined> {
     const signal = checkAcquireArguments(timeoutMs, options);
-    using limits = AcquireLimits.of(this.#internals.connectionWatch, timeoutMs, signal);
+    using limits = AcquireLimits.of(this.#internals.connectionStream, timeoutMs, signal);
     const trace = this.#telemetry.acquireStarted(timeoutMs);
     try {
       const hold = await this.#acquire(limits);
@@ -139,9 +138,13 @@ export abstract class ReentrantLock implements InterProcessLock {
     const pending = scope?.pending.get(this);
     if (pending !== undefined) {
       if (limits.tryOnly) return undefined;
-      await waitForWake(pending, {
+      // Woken however it ends: its outcome is its own caller's.
+      const settled = new WakeWait();
+      pending.then(settled.wake, settled.wake);
+      await settled.wait({
         signal: limits.signal,
-        closed: this.#internals.connectionWatch.closedSignal,
+        closed: this.#internals.connectionStream.closedSignal,
+        path: this.#internals.basePath,
       });
     }
     const owned = findFlowHold<Hold>(this, scope);
@@ -303,7 +306,7 @@ export abstract class ReentrantLock implements InterProcessLock {
     const hold = new Hold(
       path,
       fencingToken,
-      new HoldValidity(this.#internals.connectionWatch, epoch, path),
+      new HoldValidity(this.#internals.connectionStream, epoch, path),
       scope,
     );
     this.#telemetry.held(hold, () => hold.lost);

@@ -3,7 +3,7 @@
 // session ends while we wait. Curator then queues again if the client's retry policy allows.
 // One copy for the locks and the semaphore.
 import { NoNodeError, type FrameworkClient, type Logger } from '@zkrecipes/framework';
-import { sleepUnlessAborted } from './wait-for-wake.js';
+import { sleepUnlessAborted } from './until-aborted.js';
 
 /** An attempt's answer when our node is gone although we never deleted it. */
 export const NODE_VANISHED = Symbol('node vanished');

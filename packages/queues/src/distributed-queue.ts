@@ -1,4 +1,3 @@
-import type { Subscription } from 'rxjs';
 import {
   ClosedError,
   describeValue,
@@ -6,6 +5,7 @@ import {
   IllegalStateError,
   InvalidArgumentError,
   isErrorState,
+  type ConnectionState,
   joinPath,
   type Logger,
   type RecipeState,
@@ -18,7 +18,9 @@ import {
   checkEventListener,
   requestSignal,
   TIMED_OUT,
+  connectionStreamOf,
   waitForWake,
+  whileConnected,
 } from '@zkrecipes/framework/recipe-support';
 import { Closing } from './closing.js';
 import { resolveQueueOptions, type DistributedQueueOptions } from './distributed-queue-options.js';
@@ -35,7 +37,6 @@ import { DISTRIBUTED_QUEUE_PREFIX } from './queue-node-names.js';
 import type { QueueSerializer } from './queue-serializer.js';
 import { QueueTaker } from './queue-taker.js';
 import { validateNodeSize, validateWaitOptions, type WaitOptions } from './validate-queue-input.js';
-import { whileConnected } from './while-connected.js';
 
 /** The queue's lifecycle: the framework's RecipeState (LATENT, STARTED, CLOSED). */
 export type QueueState = RecipeState;
@@ -93,7 +94,7 @@ export class DistributedQueue<T = Buffer> {
   readonly #closing = new Closing();
   readonly #telemetry: QueueTelemetry;
   #state: QueueState = 'LATENT';
-  #states: Subscription | undefined;
+  #stopStates: (() => void) | undefined;
   #pendingPuts = 0;
   #putsSettled: (() => void)[] = [];
 
@@ -238,9 +239,14 @@ export class DistributedQueue<T = Buffer> {
     }
     const safety = this.#safety;
     if (safety !== undefined) {
-      this.#states = this.#client.connectionStates.subscribe((state) => {
-        if (isErrorState(state, this.#client.errorPolicy)) safety.holdMayBeLost(state);
-      });
+      const stream = connectionStreamOf(this.#client);
+      const onState = (state: ConnectionState): void => {
+        if (isErrorState(state, stream.errorPolicy)) safety.holdMayBeLost(state);
+      };
+      // As a replaying subscription would: the state now first, then every change.
+      const current = stream.state;
+      if (current !== undefined) onState(current);
+      this.#stopStates = stream.onChange(onState);
     }
     if (this.#consumer !== undefined) {
       this.#consumption.startWorkers(this.#consumer, this.#concurrency);
@@ -322,7 +328,7 @@ export class DistributedQueue<T = Buffer> {
     const woken = await waitForWake(flushed, {
       deadline: timeoutMs === undefined ? undefined : performance.now() + timeoutMs,
       signal,
-      client: this.#client,
+      closed: connectionStreamOf(this.#client).closedSignal,
       path: this.#path,
     }).finally(() => {
       const index = this.#putsSettled.indexOf(settle);
@@ -347,7 +353,7 @@ export class DistributedQueue<T = Buffer> {
     const deadline = performance.now() + this.#closeTimeoutMs;
     const remainingMs = (): number => Math.max(0, deadline - performance.now());
     if (this.#pendingPuts > 0) {
-      await whileConnected(this.#client, this.flushPuts(), this.#closeTimeoutMs);
+      await whileConnected(this.#client, { withinMs: this.#closeTimeoutMs }).wait(this.flushPuts());
     }
     this.#closing.close(new ClosedError({ path: this.#path, detail: 'the queue is closed' }));
     if (started) await this.#consumption.stop(remainingMs());
@@ -361,7 +367,7 @@ export class DistributedQueue<T = Buffer> {
   }
 
   #shutDown(): void {
-    this.#states?.unsubscribe();
+    this.#stopStates?.();
     this.#telemetry.stopped();
     this.#taker.close();
     this.#events.close();

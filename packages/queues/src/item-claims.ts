@@ -10,9 +10,8 @@
 // once. Should that connection drop before the answer, the framework's retry goes out when it
 // is back, even after close; an item it then wins has no taker left and is logged as lost.
 import { ClosedError, type FrameworkClient } from '@zkrecipes/framework';
-import { type CallLimits } from '@zkrecipes/framework/recipe-support';
+import { type CallLimits, whileConnected } from '@zkrecipes/framework/recipe-support';
 import { Closing } from './closing.js';
-import { whileConnected } from './while-connected.js';
 
 /** How a claim went; never a rejection, so a claim nobody waits for any more is still handled. */
 export type ClaimResult<T> =
@@ -74,6 +73,6 @@ export class ItemClaims {
     const closed = new ClosedError({ path: this.#path, detail: 'the queue is closed' });
     const letGo = (): void => this.#letGo.close(closed);
     if (this.#pending.size === 0) letGo();
-    else void whileConnected(this.#client, Promise.all(this.#pending)).then(letGo);
+    else void whileConnected(this.#client).wait(Promise.all(this.#pending)).then(letGo);
   }
 }

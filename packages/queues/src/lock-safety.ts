@@ -25,9 +25,8 @@ import {
   TransactionFailedError,
   type TransactionOp,
 } from '@zkrecipes/framework';
-import { deleteOwnNode, type Wake } from '@zkrecipes/framework/recipe-support';
+import { deleteOwnNode, type Wake, whileConnected } from '@zkrecipes/framework/recipe-support';
 import { DISTRIBUTED_QUEUE_PREFIX } from './queue-node-names.js';
-import { whileConnected } from './while-connected.js';
 
 /** The prefix of presence nodes in the lock path (never an item name: those are `queue-N`). */
 export const PRESENCE_PREFIX = 'zkr-consumer-';
@@ -278,7 +277,7 @@ export class LockSafety {
       // Ephemeral: it goes with the session anyway.
       this.#logger.debug('could not delete the presence node', { error });
     });
-    await whileConnected(this.#client, cleanup, timeoutMs);
+    await whileConnected(this.#client, { withinMs: timeoutMs }).wait(cleanup);
   }
 
   /** After every lock and finish under way: those need the presence node to be there. */

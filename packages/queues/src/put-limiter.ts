@@ -12,6 +12,7 @@ import { type FrameworkClient } from '@zkrecipes/framework';
 import {
   type CallLimits,
   TIMED_OUT,
+  connectionStreamOf,
   waitForWake,
   Wake,
   watchSignal,
@@ -103,7 +104,7 @@ export class PutLimiter {
             : await waitForWake(wake.event, {
                 deadline,
                 signal,
-                client: this.#client,
+                closed: connectionStreamOf(this.#client).closedSignal,
                 path: this.#path,
               }).catch((error: unknown) => {
                 // `signal` carries the deadline too: its expiry is this wait's timeout.

@@ -12,7 +12,11 @@ import {
   type Logger,
   retryLoop,
 } from '@zkrecipes/framework';
-import { CallLimits, reportRecipeFailure } from '@zkrecipes/framework/recipe-support';
+import {
+  CallLimits,
+  reportRecipeFailure,
+  whileConnected,
+} from '@zkrecipes/framework/recipe-support';
 import { Closing } from './closing.js';
 import { ErrorMode } from './error-mode.js';
 import { decodeEnvelope } from './item-envelope.js';
@@ -20,7 +24,6 @@ import type { LeaseEnd, LockSafety } from './lock-safety.js';
 import type { QueueEvents } from './queue-events.js';
 import type { QueueSerializer } from './queue-serializer.js';
 import type { QueueTaker, TakenItem } from './queue-taker.js';
-import { whileConnected } from './while-connected.js';
 
 /** What a consumer is told besides the item. */
 export interface ConsumeContext {
@@ -124,7 +127,9 @@ export class QueueConsumption<T> {
       } finally {
         if (!handled) {
           // Handed back in a round trip; without a connection, in the background.
-          await whileConnected(this.#options.client, this.#end(taken, entry, { kind: 'release' }));
+          await whileConnected(this.#options.client).wait(
+            this.#end(taken, entry, { kind: 'release' }),
+          );
         }
         this.#leave(entry);
       }

@@ -33,6 +33,7 @@ import {
   type CallLimits,
   RearmableWatch,
   TIMED_OUT,
+  connectionStreamOf,
   waitForWake,
   Wake,
 } from '@zkrecipes/framework/recipe-support';
@@ -523,7 +524,7 @@ export class QueueTaker {
       const woken = await waitForWake(changed, {
         deadline: callFirst ? callAt : dueAt,
         signal: limits?.callerSignal,
-        client: this.#options.client,
+        closed: connectionStreamOf(this.#options.client).closedSignal,
         path: this.#options.queuePath,
       });
       return woken !== TIMED_OUT || !callFirst;

@@ -10,6 +10,7 @@ import type {
 } from '../state/connection-state.js';
 import type { ClientHealth } from '../telemetry/client-health.js';
 import type { ClientTelemetry } from '../telemetry/client-telemetry.js';
+import type { ConnectionStream } from '../state/connection-stream.js';
 import type { ZooKeeperOperations } from '../zk/zookeeper-operations.js';
 import type { Acl, SessionCredentials } from '../zk/zookeeper-types.js';
 
@@ -52,6 +53,8 @@ export interface ClientContext {
   isConnected(): boolean;
   /** See `FrameworkClient.validUntilMs`. */
   validUntilMs(): number;
+  /** What recipes learn about the connection from (recipe-support's `connectionStreamOf`). */
+  readonly connection: ConnectionStream;
   sessionCredentials(): SessionCredentials | undefined;
   /** Background failures (watcher callbacks, guaranteed deletes): never unhandled rejections. */
   reportUnhandledError(error: unknown, context: string): void;

@@ -52,6 +52,7 @@ import type { RetryPolicy } from '../retry/retry-policy.js';
 import type { ConnectionState, ErrorPolicy } from '../state/connection-state.js';
 import type { ClientHealth } from '../telemetry/client-health.js';
 import type { ClientTelemetry } from '../telemetry/client-telemetry.js';
+import type { ConnectionStream } from '../state/connection-stream.js';
 import type {
   Acl,
   SessionCredentials,
@@ -69,6 +70,8 @@ export type FrameworkState = 'LATENT' | 'STARTED' | 'STOPPED';
  * a Proxy around the client.
  */
 export const TELEMETRY: unique symbol = Symbol('zkrecipes.telemetry');
+/** @internal The key of the client's connection stream (recipe-support's `connectionStreamOf`). */
+export const CONNECTION_STREAM: unique symbol = Symbol('zkrecipes.connection-stream');
 
 // Views made by usingNamespace: they share the root's connection and must not start or close it.
 const views = new WeakSet<FrameworkClient>();
@@ -191,6 +194,11 @@ export class FrameworkClient {
   /** @internal See `telemetryOf` in recipe-support. */
   [TELEMETRY](): ClientTelemetry {
     return this.#context.telemetry;
+  }
+
+  /** @internal See `connectionStreamOf` in recipe-support. */
+  [CONNECTION_STREAM](): ConnectionStream {
+    return this.#context.connection;
   }
 
   /** Aborted when the client closes: recipes stop their background work on it. */

@@ -8,6 +8,7 @@
 import type { FrameworkClient } from '../client/framework-client.js';
 import { ConnectionLossError } from '../errors/zookeeper-error-classes.js';
 import { isConnectedState } from '../state/connection-state.js';
+import { connectionStreamOf } from './connection-stream-of.js';
 import { Deadline } from './deadline.js';
 import type { Wake } from './wake.js';
 import { onAbort } from '../retry/on-abort.js';
@@ -140,13 +141,12 @@ export class CallLimits implements Disposable {
         controller.abort(new ConnectionLossError({ detail: 'no connection to look once on' }));
       }
     };
-    // The state stream replays the current state; completing means the client closed (its
-    // requests then reject with ClosedError themselves).
-    const subscription = this.#client.connectionStates.subscribe((state) => {
+    // Not at close: its requests then reject with ClosedError themselves.
+    const unsubscribe = connectionStreamOf(this.#client).onChange((state) => {
       if (!isConnectedState(state)) lost();
     });
     if (!this.#client.isConnected) lost();
-    this.#connection = { controller, unsubscribe: () => subscription.unsubscribe() };
+    this.#connection = { controller, unsubscribe };
     return controller.signal;
   }
 }

@@ -1,7 +1,7 @@
 /**
  * `@zkrecipes/framework/recipe-support`: the building blocks the recipe packages share, for
- * anyone writing a recipe of their own on top of the framework: lifecycle state, waiting on a
- * one-shot watch with a deadline, re-arming a watch, isolated event delivery to listeners and
+ * anyone writing a recipe of their own on top of the framework: lifecycle state, the client's
+ * connection stream (states, losses, close), waiting on a one-shot watch with a deadline, re-arming a watch, isolated event delivery to listeners and
  * subscribers, cleanup of a recipe's own node, and the option checks every recipe runs before
  * it sends anything. An application that only uses the recipes does not need this entry point;
  * everything it needs is in `@zkrecipes/framework`.
@@ -22,14 +22,20 @@ export { iterableObservable } from '../streams/iterable-observable.js';
 export type { IterableObservable } from '../streams/iterable-observable.js';
 
 // Waiting: a watch, a deadline, a call's limits, the connection
-export { deadlineOf, TIMED_OUT, Wake, waitForWake } from './wake.js';
-export type { WaitForWakeOptions } from './wake.js';
+export { Wake } from './wake.js';
+export { deadlineOf, TIMED_OUT, WakeWait, waitForWake } from './wait-for-wake.js';
+export type { WaitForWakeDeadlineOptions, WaitForWakeOptions } from './wait-for-wake.js';
 export { RearmableWatch } from './rearmable-watch.js';
 export type { RearmableWatchListener, WatchAttempt } from './rearmable-watch.js';
 export { Deadline } from './deadline.js';
 export type { DeadlineOptions } from './deadline.js';
 export { CallLimits, requestSignal, watchSignal } from './call-limits.js';
 export { NOT_CONNECTED, whileConnected } from './while-connected.js';
+export type { WhileConnected } from './while-connected.js';
+// The connection as recipes see it: states, losses (an epoch), the connection up now, the close
+export { connectionStreamOf } from './connection-stream-of.js';
+export { ConnectionStream } from '../state/connection-stream.js';
+export type { LossCause } from '../state/connection-stream.js';
 // Retrying background work (a node to keep, a delete to finish) the way the retry policy says
 export { BackgroundRetry } from '../retry/background-retry.js';
 export type { BackgroundRetryOptions } from '../retry/background-retry.js';

@@ -1,5 +1,6 @@
 import type { FrameworkClient } from '../client/framework-client.js';
-import { isConnectedState } from '../state/connection-state.js';
+import { onAbort } from '../retry/on-abort.js';
+import { connectionStreamOf } from './connection-stream-of.js';
 
 /** The reason a {@link whileConnected} signal aborts with. */
 export const NOT_CONNECTED = new Error('not connected: the request is left to the background');
@@ -14,38 +15,69 @@ export interface WhileConnectedOptions {
   readonly withinMs?: number | undefined;
 }
 
+/** What {@link whileConnected} gives: a signal, and a wait for work on it. */
+export interface WhileConnected {
+  /** Aborted (with {@link NOT_CONNECTED}) once the client is not connected or closes. */
+  readonly signal: AbortSignal;
+  /**
+   * Resolves true once `work` settles (whatever its outcome: the caller handles that on the
+   * promise itself), false as soon as {@link signal} aborts first; never rejects. Disposes.
+   */
+  wait(work: Promise<unknown>): Promise<boolean>;
+  /** Stops following the connection. */
+  dispose(): void;
+}
+
 /**
- * A signal for a request worth waiting for only while the connection is up (a cleanup on
- * release or close): aborted at once when the client is not connected, as soon as it stops
- * being connected, and after `withinMs` when given. `dispose()` stops following the connection.
+ * For work worth waiting for only while the connection is up (a cleanup on release or close,
+ * a put in flight at shutdown): a signal aborted at once when the client is not connected, as
+ * soon as the connection goes or the client closes, and after `withinMs` when given. Work that
+ * needs a connection then goes on in the background (or ends with the session), so a close
+ * never waits out an outage.
  */
 export function whileConnected(
   client: FrameworkClient,
   options: WhileConnectedOptions = {},
-): {
-  /** Aborted (with {@link NOT_CONNECTED}) once the client is not connected. */
-  readonly signal: AbortSignal;
-  /** Stops following the connection. */
-  dispose(): void;
-} {
+): WhileConnected {
   const controller = new AbortController();
+  const { signal } = controller;
   const stop = (): void => {
-    if (!controller.signal.aborted) controller.abort(NOT_CONNECTED);
+    if (!signal.aborted) controller.abort(NOT_CONNECTED);
   };
-  if (!client.isConnected) {
-    stop();
-    return { signal: controller.signal, dispose: () => undefined };
+  // Aborted already when no connection is up; shared by everything on this connection.
+  const connection = connectionStreamOf(client).connectionSignal();
+  let stopFollowing: (() => void) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  if (connection.aborted) stop();
+  else {
+    stopFollowing = onAbort(connection, stop);
+    if (options.withinMs !== undefined) timer = setTimeout(stop, options.withinMs);
   }
-  // The state stream replays the current state: a connection already gone stops at once.
-  const subscription = client.connectionStates.subscribe((state) => {
-    if (!isConnectedState(state)) stop();
-  });
-  const timer = options.withinMs === undefined ? undefined : setTimeout(stop, options.withinMs);
+  const dispose = (): void => {
+    clearTimeout(timer);
+    stopFollowing?.();
+    stopFollowing = undefined;
+  };
   return {
-    signal: controller.signal,
-    dispose: () => {
-      clearTimeout(timer);
-      subscription.unsubscribe();
-    },
+    signal,
+    dispose,
+    wait: (work) =>
+      new Promise<boolean>((resolve) => {
+        if (signal.aborted) {
+          dispose();
+          resolve(false);
+          return;
+        }
+        const finish = (settled: boolean): void => {
+          stopWaiting();
+          dispose();
+          resolve(settled);
+        };
+        const stopWaiting = onAbort(signal, () => finish(false));
+        work.then(
+          () => finish(true),
+          () => finish(true),
+        );
+      }),
   };
 }

@@ -1,5 +1,6 @@
 // A ClientContext and ClientLifecycle around a FakeZooKeeper, with the state streams as
 // subjects the test drives and unhandled errors collected in an array.
+import { ConnectionStream } from '../../src/state/connection-stream.js';
 import { CallOrderGate } from '../../src/client/call-order-gate.js';
 import { BehaviorSubject, Subject } from 'rxjs';
 import { defaultAclProvider } from '../../src/client/acl-provider.js';
@@ -67,6 +68,15 @@ export async function fakeSetup(options: FakeSetupOptions = {}): Promise<FakeSet
     currentSessionId: () => zk.sessionId,
     isConnected: () => states.value === 'CONNECTED' || states.value === 'RECONNECTED',
     validUntilMs: () => Infinity,
+    connection: new ConnectionStream({
+      changes,
+      currentState: () => states.value,
+      isConnected: () => states.value === 'CONNECTED' || states.value === 'RECONNECTED',
+      errorPolicy: 'standard',
+      validUntilMs: () => Infinity,
+      closing: closed.signal,
+      report: (error, where) => unhandledSubject.next({ error, context: where }),
+    }),
     sessionCredentials: () => ({ sessionId: zk.sessionId, password: Buffer.alloc(16, 7) }),
     reportUnhandledError: (error, where) => unhandledSubject.next({ error, context: where }),
     unhandledErrors: iterableObservable(unhandledSubject.asObservable()),

@@ -1,0 +1,190 @@
+// The one place recipes learn about their client's connection: its states (as the client's own
+// listeners hear them), the losses that may have taken what a session held (an epoch that
+// grows at each), a signal per connection, and the close. One per client, made with it and
+// fed by the same state machine as `client.on('stateChanged')`, at the same point (behind the
+// replies read before the event, see EventDelivery), so a recipe hears a state in the order it
+// did when it subscribed to the client itself.
+import { setMaxListeners } from 'node:events';
+import type { Observable } from 'rxjs';
+import { ClosedError, ConnectionLossError } from '../errors/zookeeper-error-classes.js';
+import {
+  subscribeStateListener,
+  type StateChangedListener,
+} from '../client/subscribe-state-listener.js';
+import {
+  ConnectionState,
+  isConnectedState,
+  isErrorState,
+  type ConnectionStateChange,
+  type ErrorPolicy,
+} from './connection-state.js';
+
+/** What made a hold doubtful: the connection state, or the client's close. */
+export type LossCause = 'SUSPENDED' | 'LOST' | 'CLOSED';
+
+/** What a {@link ConnectionStream} is made from (the client's connection machinery). */
+export interface ConnectionStreamSources {
+  /** The state machine's changes, published after EventDelivery (wire order). */
+  readonly changes: Observable<ConnectionStateChange>;
+  /** The current state; undefined before the first connection and after close. */
+  readonly currentState: () => ConnectionState | undefined;
+  /** True while a connection is up and proven. */
+  readonly isConnected: () => boolean;
+  readonly errorPolicy: ErrorPolicy;
+  /** See `FrameworkClient.validUntilMs`. */
+  readonly validUntilMs: () => number;
+  /** The client's close signal: aborted as close() begins, before the session is gone. */
+  readonly closing: AbortSignal;
+  /** Where a throwing listener goes (the unhandled-errors stream). */
+  readonly report: (error: unknown, context: string) => void;
+}
+
+/**
+ * Follows one client's connection and counts the moments its error policy says held nodes may
+ * be gone (SUSPENDED and LOST under 'standard', LOST only under 'session', and the close).
+ * Listeners and signals are made only when asked for: reading the epoch costs nothing.
+ */
+export class ConnectionStream {
+  readonly #sources: ConnectionStreamSources;
+  readonly #losses = new Set<(cause: LossCause) => void>();
+  readonly #changes = new Set<(state: ConnectionState) => void>();
+  readonly #closed = new AbortController();
+  #epoch = 0;
+  #lastCause: LossCause | undefined;
+  /** Aborts when the current connection goes; made on first use while connected. */
+  #connection: AbortController | undefined;
+
+  constructor(sources: ConnectionStreamSources) {
+    this.#sources = sources;
+    // Every waiting recipe call of this client listens to it; dozens at once are normal.
+    setMaxListeners(0, this.#closed.signal);
+    const onClose = (): void => {
+      if (this.#closed.signal.aborted) return;
+      this.#dropConnection();
+      this.#loss('CLOSED');
+      this.#closed.abort(new ClosedError({ detail: 'the client closed' }));
+    };
+    if (sources.closing.aborted) onClose();
+    else sources.closing.addEventListener('abort', onClose, { once: true });
+    sources.changes.subscribe({
+      next: ({ state }) => {
+        if (!isConnectedState(state)) this.#dropConnection();
+        if (isErrorState(state, sources.errorPolicy)) this.#loss(state as LossCause);
+        for (const listener of [...this.#changes]) {
+          try {
+            listener(state);
+          } catch (error) {
+            sources.report(error, 'connection stream listener');
+          }
+        }
+      },
+      complete: onClose,
+    });
+  }
+
+  /** The current state; undefined before the first connection and after close. */
+  get state(): ConnectionState | undefined {
+    return this.#closed.signal.aborted ? undefined : this.#sources.currentState();
+  }
+
+  /** True while a connection is up and proven (and the client is not closed). */
+  get isConnected(): boolean {
+    return !this.#closed.signal.aborted && this.#sources.isConnected();
+  }
+
+  /** Which states count as losses. */
+  get errorPolicy(): ErrorPolicy {
+    return this.#sources.errorPolicy;
+  }
+
+  /** Grows by one at every loss; a hold compares it with the value it was confirmed under. */
+  get epoch(): number {
+    return this.#epoch;
+  }
+
+  /**
+   * Aborted (with a ClosedError) as the client's close() begins, before its session and
+   * ephemeral nodes are gone, so a holder hears of it before a successor can acquire.
+   */
+  get closedSignal(): AbortSignal {
+    return this.#closed.signal;
+  }
+
+  /** See `FrameworkClient.validUntilMs`: until when the session's holds are known to be sound. */
+  get validUntilMs(): number {
+    return this.#sources.validUntilMs();
+  }
+
+  /**
+   * The cause if a loss happened after `epoch` was read, or if the client is in an error state
+   * (or closed) right now; undefined when a hold confirmed under `epoch` is still sound.
+   */
+  lossSince(epoch: number): LossCause | undefined {
+    if (this.#epoch !== epoch) return this.#lastCause;
+    if (this.#closed.signal.aborted) return 'CLOSED';
+    const state = this.#sources.currentState();
+    if (state !== undefined && isErrorState(state, this.#sources.errorPolicy)) {
+      return state === ConnectionState.LOST ? 'LOST' : 'SUSPENDED';
+    }
+    return undefined;
+  }
+
+  /**
+   * A signal that aborts (with a ConnectionLossError) when the connection that is up now goes,
+   * or the client closes; already aborted when no connection is up. One per connection, shared
+   * by every request given it.
+   */
+  connectionSignal(): AbortSignal {
+    if (!this.isConnected) return AbortSignal.abort(notConnected());
+    if (this.#connection === undefined) {
+      this.#connection = new AbortController();
+      // Every look-once call under way on this connection listens to it.
+      setMaxListeners(0, this.#connection.signal);
+    }
+    return this.#connection.signal;
+  }
+
+  /** Calls `listener` once, at the next loss; returns the function that cancels it. */
+  onNextLoss(listener: (cause: LossCause) => void): () => void {
+    this.#losses.add(listener);
+    return () => this.#losses.delete(listener);
+  }
+
+  /**
+   * Calls `listener` synchronously with every state the client publishes from now on (no
+   * replay), after the stream's own bookkeeping (epoch, connection signal). For a recipe's
+   * internal bookkeeping; a throw goes to `client.unhandledErrors`. Returns the unsubscribe.
+   */
+  onChange(listener: (state: ConnectionState) => void): () => void {
+    this.#changes.add(listener);
+    return () => this.#changes.delete(listener);
+  }
+
+  /**
+   * A Curator-style state listener, delivered exactly as `client.on('stateChanged')` delivers
+   * (each call in its own microtask, in subscription order with the client's own listeners,
+   * isolated): for recipes that react to states or forward them to their users.
+   */
+  onState(listener: StateChangedListener): () => void {
+    return subscribeStateListener(this.#sources.changes, listener, this.#sources.report);
+  }
+
+  #dropConnection(): void {
+    this.#connection?.abort(notConnected());
+    this.#connection = undefined;
+  }
+
+  #loss(cause: LossCause): void {
+    this.#epoch++;
+    this.#lastCause = cause;
+    const listeners = [...this.#losses];
+    this.#losses.clear();
+    for (const listener of listeners) listener(cause);
+  }
+}
+
+function notConnected(): ConnectionLossError {
+  return new ConnectionLossError({
+    detail: 'not connected: a look-once call does not wait for one',
+  });
+}

@@ -1,0 +1,79 @@
+// What a hold knows about itself, built on the client's connection stream (recipe-support's
+// `connectionStreamOf`): a hold only remembers the epoch it was confirmed in, and an AbortSignal
+// is made (and registered with the stream) only when someone asks for it. An uncontended
+// acquire/release cycle thus costs no subscription at all.
+import { ClosedError, ConnectionLossError, SessionExpiredError } from '@zkrecipes/framework';
+import type { ConnectionStream, LossCause } from '@zkrecipes/framework/recipe-support';
+
+/** The abort reason a hold's `lost` signal carries for `cause`. */
+export function lossReason(cause: LossCause, path: string): Error {
+  switch (cause) {
+    case 'SUSPENDED':
+      return new ConnectionLossError({
+        path,
+        detail: 'connection SUSPENDED: the hold may be lost (error policy "standard")',
+      });
+    case 'LOST':
+      return new SessionExpiredError({ path, detail: 'session LOST: the hold is gone' });
+    case 'CLOSED':
+      return new ClosedError({ path, detail: 'the client closed: the hold is gone' });
+  }
+}
+
+/**
+ * What a hold or lease knows about itself: its `lost` signal (made on first access) and until
+ * when it is sound. The signal aborts when a loss happens after the hold was confirmed (or had
+ * already happened by the time it is first asked for), and never after `end()`.
+ */
+export class HoldValidity {
+  readonly #watch: ConnectionStream;
+  readonly #epoch: number;
+  readonly #path: string;
+  #controller: AbortController | undefined;
+  #cancel: (() => void) | undefined;
+  #ended = false;
+
+  constructor(watch: ConnectionStream, epoch: number, path: string) {
+    this.#watch = watch;
+    this.#epoch = epoch;
+    this.#path = path;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      const controller = new AbortController();
+      this.#controller = controller;
+      const cause = this.#watch.lossSince(this.#epoch);
+      if (cause !== undefined) controller.abort(lossReason(cause, this.#path));
+      else if (!this.#ended) {
+        this.#cancel = this.#watch.onNextLoss((next) => {
+          this.#cancel = undefined;
+          controller.abort(lossReason(next, this.#path));
+        });
+      }
+    }
+    return this.#controller.signal;
+  }
+
+  /**
+   * -Infinity once the hold ended or a loss happened since it was confirmed; otherwise the
+   * client's `validUntilMs`. Computed when read, from the time the server last answered, so it
+   * is right on the first line after an event-loop stall, before any timer or event has run.
+   */
+  get validUntil(): number {
+    if (this.#ended || this.#watch.lossSince(this.#epoch) !== undefined) return -Infinity;
+    return this.#watch.validUntilMs;
+  }
+
+  /** `performance.now() < validUntil`. */
+  isValid(): boolean {
+    return performance.now() < this.validUntil;
+  }
+
+  /** The hold ended normally: stop listening (the signal stays as it is). */
+  end(): void {
+    this.#ended = true;
+    this.#cancel?.();
+    this.#cancel = undefined;
+  }
+}
