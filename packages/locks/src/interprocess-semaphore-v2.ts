@@ -11,6 +11,7 @@ import {
   checkRecipeOptions,
   connectionStreamOf,
   type ConnectionStream,
+  untilAborted,
 } from '@zkrecipes/framework/recipe-support';
 import { AcquireLimits } from './acquire-limits.js';
 import { checkAcquireArguments, checkNodeData } from './check-arguments.js';
@@ -28,7 +29,6 @@ import {
 import { removeOwnNode } from './own-node.js';
 import { listChildren } from './queue-watch.js';
 import { NODE_VANISHED, retryWhileVanished } from './retry-vanished.js';
-import { untilAborted } from './until-aborted.js';
 import { LockTelemetry } from './lock-telemetry.js';
 
 /** Options of {@link InterProcessSemaphoreV2}. */

@@ -15,14 +15,17 @@ import {
   type FrameworkClient,
   type Logger,
 } from '@zkrecipes/framework';
-import { connectionStreamOf, type ConnectionStream } from '@zkrecipes/framework/recipe-support';
+import {
+  connectionStreamOf,
+  untilAborted,
+  type ConnectionStream,
+} from '@zkrecipes/framework/recipe-support';
 import type { AcquireLimits } from './acquire-limits.js';
 import { HOLDS, type LockDriver } from './lock-driver.js';
 import { ParticipantSorter, sortParticipants } from './lock-node-names.js';
 import { releaseOwnNode, removeOwnNode, reportDeleteFailure } from './own-node.js';
 import { listChildren, QueueWatch, type Listing } from './queue-watch.js';
 import { NODE_VANISHED, retryWhileVanished } from './retry-vanished.js';
-import { untilAborted } from './until-aborted.js';
 
 /** How a lock uses the shared algorithm. */
 export interface LockInternalsConfig {

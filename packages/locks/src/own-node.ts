@@ -6,8 +6,8 @@ import {
   deleteOwnNode,
   OWN_NODE_ANSWER_WAIT_MS,
   reportRecipeFailure,
+  untilAborted,
 } from '@zkrecipes/framework/recipe-support';
-import { untilAborted } from './until-aborted.js';
 
 /**
  * Deletes a node we hold (guaranteed), with `deleteOwnNode`'s contract: the answer is awaited

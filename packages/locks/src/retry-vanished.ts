@@ -3,7 +3,7 @@
 // session ends while we wait. Curator then queues again if the client's retry policy allows.
 // One copy for the locks and the semaphore.
 import { NoNodeError, type FrameworkClient, type Logger } from '@zkrecipes/framework';
-import { sleepUnlessAborted } from './until-aborted.js';
+import { abortableSleep } from '@zkrecipes/framework/recipe-support';
 
 /** An attempt's answer when our node is gone although we never deleted it. */
 export const NODE_VANISHED = Symbol('node vanished');
@@ -43,6 +43,6 @@ export async function retryWhileVanished<T>(
     });
     if (delayMs === undefined) throw error;
     logger.info('our node vanished while waiting; queueing again', { retryCount });
-    await sleepUnlessAborted(delayMs, signal);
+    await abortableSleep(delayMs, signal);
   }
 }

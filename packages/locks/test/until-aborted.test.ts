@@ -1,17 +1,14 @@
 // Pure: no server needed.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { sleepUnlessAborted, untilAborted } from '../src/until-aborted.js';
+import { abortableSleep, untilAborted } from '@zkrecipes/framework/recipe-support';
 
-describe('untilAborted and sleepUnlessAborted', () => {
-  it('sleepUnlessAborted sleeps, or rejects with the reason at once', async () => {
-    await sleepUnlessAborted(1, undefined);
+describe('untilAborted and abortableSleep', () => {
+  it('abortableSleep sleeps, or rejects with the reason at once', async () => {
+    await abortableSleep(1, undefined);
     const reason = new Error('stop');
     const startMs = performance.now();
-    await assert.rejects(
-      sleepUnlessAborted(60_000, AbortSignal.abort(reason)),
-      (e) => e === reason,
-    );
+    await assert.rejects(abortableSleep(60_000, AbortSignal.abort(reason)), (e) => e === reason);
     assert.ok(performance.now() - startMs < 100);
   });
 

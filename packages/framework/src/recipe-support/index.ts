@@ -41,6 +41,9 @@ export { BackgroundRetry } from '../retry/background-retry.js';
 export type { BackgroundRetryOptions } from '../retry/background-retry.js';
 // A listener on a signal that many waits share, without Node's per-listener cost and warning
 export { onAbort } from '../retry/on-abort.js';
+// A sleep and a race that end when a signal aborts
+export { abortableSleep } from '../retry/abortable-sleep.js';
+export { untilAborted } from '../retry/retry-loop.js';
 export type { WhileConnectedOptions } from './while-connected.js';
 
 // Cleanup
