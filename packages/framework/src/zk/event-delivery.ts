@@ -13,9 +13,13 @@ interface Entry {
  * The wire client reads a socket batch in one call of its data handler. A reply there only
  * resolves a promise, and the code awaiting it resumes in a microtask, after the handler: an
  * event delivered synchronously would overtake it ("the watch fired" before "my read is
- * back"). So events wait for a later macrotask (`setImmediate`), when every continuation of
- * every earlier reply has run, and a reply read after a waiting event settles only once that
- * event was delivered, in a macrotask of its own so its continuation runs before the next event.
+ * back"). So an event read in the same macrotask as an earlier reply waits for a later one
+ * (`setImmediate`), when every continuation of every earlier reply has run, and a reply read
+ * after a waiting event settles only once that event was delivered, in a macrotask of its own
+ * so its continuation runs before the next event. An event with no reply settled before it in
+ * this macrotask has nothing to wait for: it is delivered as soon as the handler that read it
+ * returns (a microtask), which spares a hand-over (a lock waiter told its predecessor is gone)
+ * the wait for the event loop's other I/O.
  *
  * A listener never throws here: every caller isolates its own listeners.
  */
@@ -23,17 +27,33 @@ export class EventDelivery {
   #pending: Entry[] = [];
   #scheduled = false;
   #closed = false;
+  /** A reply settled in this macrotask: its continuation may not have run yet. */
+  #replySettled = false;
 
   /** Queues an event behind everything queued before it. */
   push(deliver: () => void): void {
     if (this.#closed) return;
+    if (this.#pending.length === 0 && !this.#replySettled) {
+      queueMicrotask(() => {
+        if (!this.#closed) deliver();
+      });
+      return;
+    }
     this.#enqueue({ run: deliver, event: true });
   }
 
   /** Settles a reply now, or behind the events that arrived before it. */
   inOrder(settle: () => void): void {
-    if (this.#pending.length === 0) settle();
-    else this.#enqueue({ run: settle, event: false });
+    if (this.#pending.length > 0) {
+      this.#enqueue({ run: settle, event: false });
+      return;
+    }
+    if (!this.#replySettled) {
+      this.#replySettled = true;
+      // The macrotask's microtasks, the reply's continuation among them, all run before this.
+      setImmediate(() => (this.#replySettled = false));
+    }
+    settle();
   }
 
   /** Drops the events still queued (the client is closed); the replies settle at once. */
