@@ -29,11 +29,13 @@ export class EventDelivery {
   #closed = false;
   /** A reply settled in this macrotask: its continuation may not have run yet. */
   #replySettled = false;
+  /** Inside #drain: entries taken from #pending may not have run yet. */
+  #draining = false;
 
   /** Queues an event behind everything queued before it. */
   push(deliver: () => void): void {
     if (this.#closed) return;
-    if (this.#pending.length === 0 && !this.#replySettled) {
+    if (this.#pending.length === 0 && !this.#replySettled && !this.#draining) {
       queueMicrotask(() => {
         if (!this.#closed) deliver();
       });
@@ -48,12 +50,7 @@ export class EventDelivery {
       this.#enqueue({ run: settle, event: false });
       return;
     }
-    if (!this.#replySettled) {
-      this.#replySettled = true;
-      // The macrotask's microtasks, the reply's continuation among them, all run before this.
-      setImmediate(() => (this.#replySettled = false));
-    }
-    settle();
+    this.#settle(settle);
   }
 
   /** Drops the events still queued (the client is closed); the replies settle at once. */
@@ -64,6 +61,16 @@ export class EventDelivery {
     for (const entry of pending) if (!entry.event) entry.run();
   }
 
+  /** Settles a reply and notes that its continuation may still be pending in this macrotask. */
+  #settle(settle: () => void): void {
+    if (!this.#replySettled) {
+      this.#replySettled = true;
+      // The macrotask's microtasks, the reply's continuation among them, all run before this.
+      setImmediate(() => (this.#replySettled = false));
+    }
+    settle();
+  }
+
   #enqueue(entry: Entry): void {
     this.#pending.push(entry);
     this.#reschedule();
@@ -71,12 +78,22 @@ export class EventDelivery {
 
   #drain(): void {
     this.#scheduled = false;
+    this.#draining = true;
+    try {
+      this.#deliverBatch();
+    } finally {
+      this.#draining = false;
+    }
+  }
+
+  #deliverBatch(): void {
     const batch = this.#pending;
     this.#pending = [];
     for (let i = 0; i < batch.length; i++) {
       const entry = batch[i]!;
       if (entry.event && this.#closed) continue;
-      entry.run();
+      if (entry.event) entry.run();
+      else this.#settle(entry.run);
       if (!entry.event && i + 1 < batch.length) {
         // Let the settled reply's continuation run before the next event.
         const rest = batch.slice(i + 1);

@@ -61,6 +61,27 @@ describe('EventDelivery', () => {
     assert.deepEqual(seen, ['reply continued', 'event', 'next macrotask']);
   });
 
+  it('queues an event pushed while earlier ones are being delivered behind all of them', async () => {
+    const delivery = new EventDelivery();
+    const seen: string[] = [];
+    const first = replyWithDeepCaller(delivery, seen, 'first reply');
+    delivery.push(() => {
+      seen.push('first event');
+      delivery.push(() => seen.push('event pushed by the first'));
+    });
+    const second = replyWithDeepCaller(delivery, seen, 'second reply');
+    delivery.push(() => seen.push('second event'));
+    await Promise.all([first, second]);
+    for (let i = 0; i < 3; i++) await nextMacrotask();
+    assert.deepEqual(seen, [
+      'first reply continued',
+      'first event',
+      'second reply continued',
+      'second event',
+      'event pushed by the first',
+    ]);
+  });
+
   it('drops events not yet delivered when closed, and still settles replies', async () => {
     const delivery = new EventDelivery();
     const seen: string[] = [];
