@@ -91,10 +91,12 @@ export class EventDelivery {
     this.#pending = [];
     for (let i = 0; i < batch.length; i++) {
       const entry = batch[i]!;
-      if (entry.event && this.#closed) continue;
-      if (entry.event) entry.run();
-      else this.#settle(entry.run);
-      if (!entry.event && i + 1 < batch.length) {
+      if (entry.event) {
+        if (!this.#closed) entry.run();
+        continue;
+      }
+      this.#settle(entry.run);
+      if (i + 1 < batch.length) {
         // Let the settled reply's continuation run before the next event.
         const rest = batch.slice(i + 1);
         if (this.#closed) {

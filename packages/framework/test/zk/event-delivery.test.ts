@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+// A new macrotask: every microtask queued before it has run.
+import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { EventDelivery } from '../../src/zk/event-delivery.js';
-
-/** A new macrotask: every microtask queued before it has run. */
-const nextMacrotask = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Settles a reply through `delivery` and resumes a caller that awaits it through three hops. */
 function replyWithDeepCaller(delivery: EventDelivery, seen: string[], name: string): Promise<void> {
