@@ -8,6 +8,7 @@ import { Checks } from '../checks.js';
 import { rate, utf8 } from '../sync.js';
 import { runCacheChildren } from './cache-children.js';
 import { contend } from './mutex-contended.js';
+import { mutexOverhead } from './mutex-overhead.js';
 import { mutexUncontendedPipelined } from './mutex-uncontended.js';
 import { takeOrFail } from './queue-fifo.js';
 
@@ -140,6 +141,7 @@ function queueBacklog(backlog: number): Scenario {
 /** Scale scenarios beyond the peer's (see docs/benchmarks.md); selected with `--scenario extra`. */
 export const EXTRA_SCENARIOS: readonly Scenario[] = [
   mutexUncontendedPipelined,
+  mutexOverhead,
   mutexContendedScale(2),
   mutexContendedScale(8),
   mutexContendedScale(32),
