@@ -47,4 +47,11 @@ describe('npm run bench (smoke)', () => {
     const overheadMs = field('lock_overhead_p50_ms');
     assert.ok(Math.abs(line.p50_ms - requestsMs - overheadMs) < 0.002, line.notes);
   });
+
+  it('extra.rwlock.readers.wire runs the read lock cycle on bare sessions and reports its CPU', () => {
+    const line = runQuick('extra.rwlock.readers.wire');
+    assert.equal(line.n, 160);
+    const match = /client_cpu_us_per_cycle=([0-9]+)/.exec(line.notes);
+    assert.ok(match && Number(match[1]) > 0, line.notes);
+  });
 });

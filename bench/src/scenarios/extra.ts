@@ -10,6 +10,7 @@ import { runCacheChildren } from './cache-children.js';
 import { contend } from './mutex-contended.js';
 import { mutexOverhead } from './mutex-overhead.js';
 import { mutexUncontendedPipelined } from './mutex-uncontended.js';
+import { rwlockReadersWire } from './rwlock-readers-wire.js';
 import { takeOrFail } from './queue-fifo.js';
 
 const rssMb = (): number => process.memoryUsage().rss / 2 ** 20;
@@ -142,6 +143,7 @@ function queueBacklog(backlog: number): Scenario {
 export const EXTRA_SCENARIOS: readonly Scenario[] = [
   mutexUncontendedPipelined,
   mutexOverhead,
+  rwlockReadersWire,
   mutexContendedScale(2),
   mutexContendedScale(8),
   mutexContendedScale(32),

@@ -46,6 +46,7 @@ export const rwlockReaders: Scenario = {
 
     // Phase B: all 8 readers cycle acquire+release as fast as they can.
     const cycle = new Samples();
+    const cpuBefore = process.cpuUsage();
     const elapsed = await runTogether(readers, async (index) => {
       const readLock = readLocks[index]!;
       for (let i = 0; i < perReader; i += 1) {
@@ -56,6 +57,7 @@ export const rwlockReaders: Scenario = {
       }
     });
 
+    const cpu = process.cpuUsage(cpuBefore);
     const total = readers * perReader;
     const checks = new Checks();
     checks.expect(
@@ -71,7 +73,8 @@ export const rwlockReaders: Scenario = {
           `phase A: max_concurrent_readers=${maxConcurrentA}/${readers} (all ${readers} held ` +
             `${Number.isNaN(allHeldMs) ? 'NaN' : allHeldMs.toFixed(3)} ms after the first acquire() call); ` +
             `phase B: ${readers} readers x ${perReader} cycles, sample = one readLock acquire()+release() cycle; ` +
-            `warmup=${warmupPerReader}/reader`,
+            `warmup=${warmupPerReader}/reader; ` +
+            `client_cpu_us_per_cycle=${((cpu.user + cpu.system) / total).toFixed(0)}`,
         ),
       ),
     ];

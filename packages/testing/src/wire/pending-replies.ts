@@ -20,19 +20,22 @@ export class PendingReplies {
   /**
    * Resolves with the reply body for `xid`. Rejects with the server's error code, with
    * 'TIMEOUT' when no reply comes within `timeoutMs` (a late reply is then ignored), or
-   * with CONNECTION_LOSS from failAll(). `what` and `path` go into the error.
+   * with CONNECTION_LOSS from failAll(). `describe()` (called only on failure: the bench's
+   * wire floor sends thousands of requests) and `path` go into the error.
    */
-  expect(xid: number, what: string, path: string | undefined): Promise<JuteReader> {
+  expect(xid: number, describe: () => string, path: string | undefined): Promise<JuteReader> {
     return new Promise((resolve, reject) => {
       const entry: Pending = {
         resolve,
-        fail: (code, detail, cause) =>
+        fail: (code, detail, cause) => {
+          const what = describe();
           reject(
             new RawZooKeeperError(code, detail === undefined ? what : `${what}: ${detail}`, {
               path,
               cause,
             }),
-          ),
+          );
+        },
         timer: setTimeout(() => {
           if (xid === Xid.ping) this.#pings = this.#pings.filter((p) => p !== entry);
           else this.#byXid.delete(xid);

@@ -57,6 +57,7 @@ export class RawZooKeeperSession implements SessionOwner, AsyncDisposable {
   #nextXid = 1;
   #pingTimer: NodeJS.Timeout;
   #closed = false;
+  #corked = false;
   /** close() is under way: the server hanging up afterwards is expected, not a failure. */
   #closing = false;
 
@@ -195,19 +196,37 @@ export class RawZooKeeperSession implements SessionOwner, AsyncDisposable {
   }
 
   #request(type: number, body: JuteWriter | Buffer, path: string | undefined): Promise<JuteReader> {
-    const what = `${opName(type)}${path === undefined ? '' : ` ${path}`}`;
+    const describe = (): string => `${opName(type)}${path === undefined ? '' : ` ${path}`}`;
     if (this.#closed) {
       const reason = this.closeReason?.message ?? 'session closed';
       return Promise.reject(
-        new RawZooKeeperError(ZooKeeperErrorCode.CONNECTION_LOSS, `${what}: ${reason}`, { path }),
+        new RawZooKeeperError(ZooKeeperErrorCode.CONNECTION_LOSS, `${describe()}: ${reason}`, {
+          path,
+        }),
       );
     }
     const xid = type === OpCode.ping ? Xid.ping : this.#nextXid++;
-    const reply = this.#replies.expect(xid, what, path);
+    const reply = this.#replies.expect(xid, describe, path);
+    this.#batchWrites();
     this.#socket.write(
       encodeRequest(xid, type, body instanceof JuteWriter ? body.toBuffer() : body),
     );
     return reply;
+  }
+
+  /**
+   * Requests made in one tick leave in one write, as the framework sends them (a create with
+   * the children read behind it is one segment, not two).
+   */
+  #batchWrites(): void {
+    if (this.#corked) return;
+    this.#corked = true;
+    const socket = this.#socket;
+    socket.cork();
+    process.nextTick(() => {
+      this.#corked = false;
+      socket.uncork();
+    });
   }
 
   #onFrame(frame: Buffer): void {
