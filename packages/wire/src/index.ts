@@ -28,6 +28,7 @@ export type { Stat } from './stat.js';
 
 // Request and reply codecs
 export { create2OpCode, decodeCreate2, encodeCreate2 } from './create-codec.js';
+export { encodeDelete } from './delete-codec.js';
 export { decodeMulti, encodeMulti } from './multi-codec.js';
 export type { MultiOp, MultiOpResult } from './multi-codec.js';
 export { decodeMultiRead, encodeMultiRead } from './multi-read-codec.js';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodeConnectResponse, encodeConnectRequest } from '../src/connect-codec.js';
+import { encodeDelete } from '../src/delete-codec.js';
 import { codeName, ZooKeeperErrorCode } from '../src/error-code.js';
 import { JuteReader } from '../src/jute-reader.js';
 import { JuteWriter } from '../src/jute-writer.js';
@@ -27,6 +28,15 @@ describe('encodeAddWatch and encodeRemoveWatches', () => {
       `00000002${path}00000003`,
     );
     assert.deepEqual([OpCode.addWatch, OpCode.removeWatches], [106, 18]);
+  });
+});
+
+describe('encodeDelete', () => {
+  it('writes `ustring path; int version` (op 2), -1 as ffffffff', () => {
+    const path = Buffer.from('/d/n').toString('hex');
+    assert.equal(encodeDelete('/d/n', -1).toString('hex'), `00000004${path}ffffffff`);
+    assert.equal(encodeDelete('/d/n', 7).toString('hex'), `00000004${path}00000007`);
+    assert.equal(OpCode.delete, 2);
   });
 });
 
