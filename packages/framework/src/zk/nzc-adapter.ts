@@ -16,6 +16,7 @@ import {
   decodeStat as statFromBytes,
   decodeStrings,
   encodeCreate2,
+  encodeDelete,
   encodeMulti,
   encodeMultiRead,
   encodePath,
@@ -69,6 +70,7 @@ const {
   create2: OP_CREATE2,
   createContainer: OP_CREATE_CONTAINER,
   createTTL: OP_CREATE_TTL,
+  delete: OP_DELETE,
   exists: OP_EXISTS,
   getChildren2: OP_GET_CHILDREN2,
   getData: OP_GET_DATA,
@@ -500,15 +502,10 @@ export class NzcHandle {
     });
   }
 
+  /** Encoded by @zkrecipes/wire (nzc's generic jute encoder costs more than the rest of it). */
   delete(path: string, version: number): Promise<void> {
-    return this.#request((resolve, reject) => {
-      const sentAtMs = this.#send();
-      this.#client.remove(path, version, (error) => {
-        this.#replied(sentAtMs, error);
-        if (error) reject(wireError(error, path));
-        else resolve();
-      });
-    });
+    const serverPath = withChroot(this.#client.connectionManager.chrootPath, path);
+    return this.#sendRaw(rawRequest(OP_DELETE, encodeDelete(serverPath, version)), path);
   }
 
   /*

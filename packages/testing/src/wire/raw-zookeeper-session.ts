@@ -8,6 +8,7 @@ import { timing } from '../timing.js';
 import { handshake, parseConnectString, type HostPort } from './connect-handshake.js';
 import {
   encodeCreate2,
+  encodeDelete,
   encodeRequest,
   JuteReader,
   JuteWriter,
@@ -160,8 +161,7 @@ export class RawZooKeeperSession implements SessionOwner, AsyncDisposable {
 
   /** Deletes the node; `version` -1 (the default) matches any version. */
   async delete(path: string, options: { version?: number } = {}): Promise<void> {
-    const body = new JuteWriter().string(path).int(options.version ?? -1);
-    await this.#request(OpCode.delete, body, path);
+    await this.#request(OpCode.delete, encodeDelete(path, options.version ?? -1), path);
   }
 
   /** Round trip with the server (resolves on its ping reply). */
