@@ -65,13 +65,11 @@ export async function retryLoop<T>(
 
   const signals = closedSignal === undefined ? signal : [signal, closedSignal];
   for (let retryCount = 0; ; retryCount++) {
-    signal?.throwIfAborted();
-    closedSignal?.throwIfAborted();
+    throwIfEitherAborted(signal, closedSignal);
     try {
       return await untilAborted(operation(retryCount), signals);
     } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      if (closedSignal?.aborted) throw closedSignal.reason;
+      throwIfEitherAborted(signal, closedSignal);
       if (!isRetryable(error)) throw error;
       const elapsedMs = now() - startMs;
       const delayMs = policy.nextDelayMs({ retryCount, elapsedMs, error });
@@ -81,6 +79,20 @@ export async function retryLoop<T>(
       await untilAborted(sleep(delayMs, signal ?? closedSignal), signals);
     }
   }
+}
+
+/**
+ * Throws the reason of the first of the two signals that has aborted. One function for both
+ * checks of the loop: the check after a failure then shares the signal shapes the check before
+ * every attempt has seen, and a failure (a NONODE, say) does not throw away the loop's
+ * optimized code because a kind of signal first reached it there.
+ */
+function throwIfEitherAborted(
+  signal: AbortSignal | undefined,
+  closedSignal: AbortSignal | undefined,
+): void {
+  if (signal?.aborted === true) throw signal.reason;
+  if (closedSignal?.aborted === true) throw closedSignal.reason;
 }
 
 /**
