@@ -103,6 +103,9 @@ const DOWNGRADE_OUTSIDE_A_FLOW =
   'first. A reader that is not the writer waits as usual inside a flow of its own ' +
   '(readLock().withLock(...))';
 
+/** Any number of readers may hold at once. */
+const UNCOUNTED_READERS = 0x3fffffff;
+
 /**
  * The shared half of {@link InterProcessReadWriteLock} (`_c_<uuid>-__READ__<sequence>` nodes):
  * holds as soon as no writer is queued ahead of it. Reentrant within a flow.
@@ -128,7 +131,10 @@ export class ReadLock extends ReentrantLock {
     super(client, path, {
       ...config(LockName.READ, options),
       driver: READ_DRIVER,
-      maxLeases: Number.MAX_SAFE_INTEGER,
+      // Readers are not counted (the read driver ignores it). A small integer, as every other
+      // lock's: a number outside V8's small-integer range would change the config's field
+      // representation for every lock in the process.
+      maxLeases: UNCOUNTED_READERS,
     });
     this.#writeLock = writeLock;
   }

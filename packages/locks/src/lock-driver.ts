@@ -17,8 +17,16 @@ export type LockVerdict =
 /** The verdict that holds. */
 export const HOLDS: LockVerdict = { holds: true };
 
-/** How one kind of lock decides who holds it. */
-export interface LockDriver {
+/** Which of Curator's predicates a driver applies. */
+type LockRule = 'standard' | 'read' | 'lease';
+
+/**
+ * How one kind of lock decides who holds it. One class for every kind, so the lock loop that
+ * every lock shares sees one object shape and one `verdict` whatever lock it runs for: a
+ * process that uses a mutex and a read lock keeps that loop's optimized code instead of having
+ * it thrown away and recompiled when the second kind first comes through.
+ */
+export class LockDriver {
   /**
    * The recipe family, for "path used by another recipe" errors; undefined refuses nothing
    * (a semaphore's leases ignore the names they cannot parse).
@@ -26,13 +34,6 @@ export interface LockDriver {
   readonly recipe: LockRecipe | undefined;
   /** The lock names whose sequences order the participants. */
   readonly markers: readonly string[];
-  /** Whether `ourName` holds the lock among `sorted` participants (it is one of them). */
-  verdict(sorted: readonly string[], ourName: string, maxLeases: number): LockVerdict;
-  /**
-   * Whether a newcomer could not hold the lock right now: the one-read answer of `acquire(0)`,
-   * which then leaves nothing behind. Must never say false when the newcomer would wait.
-   */
-  blocked(sorted: readonly string[], maxLeases: number): boolean;
   /**
    * Whether the deletion of the watched node may be judged on the last look at the queue,
    * without reading it again: true when every node that could stand in this waiter's way is
@@ -40,67 +41,81 @@ export interface LockDriver {
    * read/write lock: a write holder's read node takes its write node's place in line.
    */
   readonly judgesDeletion: boolean;
-}
+  readonly #rule: LockRule;
 
-/**
- * Curator's StandardLockInternalsDriver: the first `maxLeases` participants hold; any other
- * watches the participant `maxLeases` places ahead of it.
- */
-function standardDriver(
-  recipe: LockRecipe,
-  markers: readonly string[],
-  judgesDeletion: boolean,
-): LockDriver {
-  return {
-    recipe,
-    markers,
-    judgesDeletion,
-    verdict(sorted, ourName, maxLeases) {
-      const index = sorted.indexOf(ourName);
-      if (index < maxLeases) return HOLDS;
-      return { holds: false, watch: sorted[index - maxLeases]! };
-    },
-    blocked: (sorted, maxLeases) => sorted.length >= maxLeases,
-  };
+  constructor(
+    recipe: LockRecipe | undefined,
+    markers: readonly string[],
+    judgesDeletion: boolean,
+    rule: LockRule,
+  ) {
+    this.recipe = recipe;
+    this.markers = markers;
+    this.judgesDeletion = judgesDeletion;
+    this.#rule = rule;
+  }
+
+  /** Whether `ourName` holds the lock among `sorted` participants (it is one of them). */
+  verdict(sorted: readonly string[], ourName: string, maxLeases: number): LockVerdict {
+    switch (this.#rule) {
+      case 'standard': {
+        // Curator's StandardLockInternalsDriver: the first `maxLeases` hold; any other
+        // watches the participant `maxLeases` places ahead of it.
+        const index = sorted.indexOf(ourName);
+        if (index < maxLeases) return HOLDS;
+        return { holds: false, watch: sorted[index - maxLeases]! };
+      }
+      case 'read': {
+        // Curator's ReadLock driver: no write node before ours, else wait for the first one.
+        const ourIndex = sorted.indexOf(ourName);
+        const firstWriter = sorted.findIndex((name) => name.includes(LockName.WRITE));
+        if (firstWriter < 0 || ourIndex < firstWriter) return HOLDS;
+        return { holds: false, watch: sorted[firstWriter]! };
+      }
+      case 'lease':
+        // Curator's internalAcquire1Lease: hold while there are at most `maxLeases`.
+        return sorted.length <= maxLeases ? HOLDS : { holds: false, watch: WATCH_CHILDREN };
+    }
+  }
+
+  /**
+   * Whether a newcomer could not hold the lock right now: the one-read answer of `acquire(0)`,
+   * which then leaves nothing behind. Must never say false when the newcomer would wait.
+   */
+  blocked(sorted: readonly string[], maxLeases: number): boolean {
+    if (this.#rule === 'read') return sorted.some((name) => name.includes(LockName.WRITE));
+    return sorted.length >= maxLeases;
+  }
 }
 
 /** InterProcessMutex: `lock-` nodes, one holder. */
-export const MUTEX_DRIVER = standardDriver('InterProcessMutex', [LockName.MUTEX], true);
+export const MUTEX_DRIVER = new LockDriver('InterProcessMutex', [LockName.MUTEX], true, 'standard');
 
 const READ_WRITE_MARKERS = [LockName.READ, LockName.WRITE] as const;
 
 /** The write lock of InterProcessReadWriteLock: exclusive against readers and writers alike. */
-export const WRITE_DRIVER = standardDriver('InterProcessReadWriteLock', READ_WRITE_MARKERS, false);
+export const WRITE_DRIVER = new LockDriver(
+  'InterProcessReadWriteLock',
+  READ_WRITE_MARKERS,
+  false,
+  'standard',
+);
 
 /**
- * The read lock (Curator's ReadLock driver): a reader holds when no write node sorts before it,
- * and otherwise waits for the first writer. Readers share; a queued writer stops later readers.
+ * The read lock: a reader holds when no write node sorts before it, and otherwise waits for the
+ * first writer. Readers share; a queued writer stops later readers. Write nodes are always
+ * sequential: none can join ahead of a waiting reader, so it judges deletions.
  */
-export const READ_DRIVER: LockDriver = {
-  recipe: 'InterProcessReadWriteLock',
-  markers: READ_WRITE_MARKERS,
-  // Write nodes are always sequential: none can join ahead of a waiting reader.
-  judgesDeletion: true,
-  verdict(sorted, ourName) {
-    const ourIndex = sorted.indexOf(ourName);
-    const firstWriter = sorted.findIndex((name) => name.includes(LockName.WRITE));
-    if (firstWriter < 0 || ourIndex < firstWriter) return HOLDS;
-    return { holds: false, watch: sorted[firstWriter]! };
-  },
-  blocked: (sorted) => sorted.some((name) => name.includes(LockName.WRITE)),
-};
+export const READ_DRIVER = new LockDriver(
+  'InterProcessReadWriteLock',
+  READ_WRITE_MARKERS,
+  true,
+  'read',
+);
 
 /**
- * InterProcessSemaphoreV2's leases, counted as Curator's `internalAcquire1Lease` counts them: a
- * lease holds while there are at most `maxLeases`. Leases are made under the semaphore's mutex,
- * so while one waits the count only falls, and any lease may be returned first: a waiter
- * watches the children, not one lease.
+ * InterProcessSemaphoreV2's leases. Leases are made under the semaphore's mutex, so while one
+ * waits the count only falls, and any lease may be returned first: a waiter watches the
+ * children, not one lease (so it does not judge deletions).
  */
-export const LEASE_DRIVER: LockDriver = {
-  recipe: undefined,
-  markers: [LockName.LEASE],
-  judgesDeletion: false, // it watches the children, not one node
-  verdict: (sorted, _ourName, maxLeases) =>
-    sorted.length <= maxLeases ? HOLDS : { holds: false, watch: WATCH_CHILDREN },
-  blocked: (sorted, maxLeases) => sorted.length >= maxLeases,
-};
+export const LEASE_DRIVER = new LockDriver(undefined, [LockName.LEASE], false, 'lease');

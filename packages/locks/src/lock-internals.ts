@@ -111,7 +111,16 @@ export class LockInternals {
   constructor(client: FrameworkClient, basePath: string, config: LockInternalsConfig) {
     this.#client = client;
     this.#basePath = basePath;
-    this.#config = config;
+    // Copied in one fixed order: the kinds of lock build their configs differently, and the
+    // loop every lock shares should see a single object shape.
+    this.#config = {
+      driver: config.driver,
+      lockName: config.lockName,
+      maxLeases: config.maxLeases,
+      data: config.data,
+      component: config.component,
+      pipelineRelease: config.pipelineRelease,
+    };
     this.#sorter = new ParticipantSorter(config.driver.recipe, config.driver.markers);
     this.#watch = connectionStreamOf(client);
     this.#logger = client.logger.child({ component: config.component, path: basePath });

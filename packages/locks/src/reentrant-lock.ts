@@ -1,5 +1,6 @@
-// Reentrancy and hold bookkeeping shared by InterProcessMutex and the two halves of
-// InterProcessReadWriteLock (Curator's InterProcessMutex, whose subclasses they are there).
+// The public face of InterProcessMutex and the two halves of InterProcessReadWriteLock
+// (Curator's InterProcessMutex, whose subclasses they are there). The work is ReentrantCore's,
+// held rather than inherited so that every kind of lock runs one object shape through it.
 import {
   describeValue,
   type FrameworkClient,
@@ -7,20 +8,15 @@ import {
   type Logger,
   validatePath,
 } from '@zkrecipes/framework';
-import { checkClient, WakeWait } from '@zkrecipes/framework/recipe-support';
-import { AcquireLimits } from './acquire-limits.js';
-import { checkAcquireArguments } from './check-arguments.js';
-import { HoldValidity } from './hold-validity.js';
-import { currentFlow, findFlowHold, runInFlow, type FlowScope } from './flow-scope.js';
-import { IllegalMonitorStateError } from './illegal-monitor-state-error.js';
-import { Hold, HoldHandle, type LockHold, type MutexHold } from './lock-hold.js';
+import { checkClient } from '@zkrecipes/framework/recipe-support';
+import { runInFlow, type FlowScope } from './flow-scope.js';
+import type { LockHold, MutexHold } from './lock-hold.js';
 import type { AcquireOptions, InterProcessLock } from './interprocess-lock.js';
-import { LockInternals, type AttemptOptions, type LockInternalsConfig } from './lock-internals.js';
+import type { LockInternalsConfig } from './lock-internals.js';
 import { reportDeleteFailure } from './own-node.js';
-import { LockTelemetry } from './lock-telemetry.js';
+import { ReentrantCore, type AttemptShape } from './reentrant-core.js';
 
-/** @internal What a kind of lock adds to an attempt (see `prepareAttempt`). */
-export type AttemptShape = Partial<Omit<AttemptOptions, 'limits'>>;
+export type { AttemptShape } from './reentrant-core.js';
 
 /**
  * @internal The hold of `lock` in the current flow, for the read/write lock's up- and downgrade
@@ -38,18 +34,14 @@ export let unscopedHoldCount: (lock: ReentrantLock) => number;
  */
 export abstract class ReentrantLock implements InterProcessLock {
   static {
-    flowHoldOf = (lock) => findFlowHold<Hold>(lock)?.hold;
-    unscopedHoldCount = (lock) => lock.#unscoped.length;
+    flowHoldOf = (lock) => lock.#core.flowHold();
+    unscopedHoldCount = (lock) => lock.#core.unscopedCount;
   }
 
   readonly #client: FrameworkClient;
-  readonly #internals: LockInternals;
+  readonly #core: ReentrantCore;
   readonly #logger: Logger;
   readonly #path: string;
-  readonly #telemetry: LockTelemetry;
-  /** Holds taken outside any flow, oldest first (a read lock may have several). */
-  readonly #unscoped: Hold[] = [];
-  #holdCount = 0;
 
   /**
    * For the lock classes of this package only: use {@link InterProcessMutex} or the halves of
@@ -62,9 +54,8 @@ export abstract class ReentrantLock implements InterProcessLock {
     validatePath(path);
     this.#client = client;
     this.#path = path;
-    this.#internals = new LockInternals(client, path, config);
+    this.#core = new ReentrantCore(client, path, config, (scope) => this.prepareAttempt(scope));
     this.#logger = client.logger.child({ component: config.component, path });
-    this.#telemetry = new LockTelemetry(client, config.component, path);
   }
 
   /** The lock's path, as given. */
@@ -84,8 +75,8 @@ export abstract class ReentrantLock implements InterProcessLock {
    * behind; when the client is not connected it answers false without sending anything.
    */
   acquire(timeoutMs: number | undefined, options?: AcquireOptions): Promise<boolean>;
-  async acquire(timeoutMs?: number, options: AcquireOptions = {}): Promise<boolean> {
-    return (await this.#acquireWithin(timeoutMs, options)) !== undefined;
+  acquire(timeoutMs?: number, options: AcquireOptions = {}): Promise<boolean> {
+    return this.#core.acquire(timeoutMs, options);
   }
 
   /**
@@ -104,115 +95,16 @@ export abstract class ReentrantLock implements InterProcessLock {
     timeoutMs: number | undefined,
     options?: AcquireOptions,
   ): Promise<MutexHold | undefined>;
-  async acquireHold(
-    timeoutMs?: number,
-    options: AcquireOptions = {},
-  ): Promise<MutexHold | undefined> {
-    const hold = await this.#acquireWithin(timeoutMs, options);
-    return hold === undefined ? undefined : new HoldHandle(hold, () => this.#releaseHold(hold));
-  }
-
-  async #acquireWithin(
-    timeoutMs: number | undefined,
-    options: AcquireOptions,
-  ): Promise<Hold | undefined> {
-    const signal = checkAcquireArguments(timeoutMs, options);
-    using limits = AcquireLimits.of(this.#internals.connectionStream, timeoutMs, signal);
-    const trace = this.#telemetry.acquireStarted(timeoutMs);
-    try {
-      const hold = await this.#acquire(limits);
-      trace.end(hold === undefined ? 'timed_out' : 'acquired');
-      return hold;
-    } catch (error) {
-      const ranOut = limits.ranOut(error);
-      trace.end(ranOut ? 'timed_out' : 'error', error);
-      if (ranOut) return undefined;
-      throw error;
-    }
-  }
-
-  async #acquire(limits: AcquireLimits): Promise<Hold | undefined> {
-    limits.throwIfAborted();
-    const scope = currentFlow();
-    // Another acquire of this lock under way in this very flow: its outcome decides ours.
-    const pending = scope?.pending.get(this);
-    if (pending !== undefined) {
-      if (limits.tryOnly) return undefined;
-      // Woken however it ends: its outcome is its own caller's.
-      const settled = new WakeWait();
-      pending.then(settled.wake, settled.wake);
-      await settled.wait({
-        signal: limits.signal,
-        closed: this.#internals.connectionStream.closedSignal,
-        path: this.#internals.basePath,
-      });
-    }
-    const owned = findFlowHold<Hold>(this, scope);
-    if (owned !== undefined) {
-      owned.hold.count++;
-      return owned.hold;
-    }
-    // Not connected: nobody can know who holds it, and acquire(0) waits for nothing.
-    if (limits.tryOnly && !this.#client.isConnected) return undefined;
-    const attempt = this.#attemptFor(scope, limits);
-    if (scope === undefined) return attempt;
-    scope.pending.set(this, attempt);
-    try {
-      return await attempt;
-    } finally {
-      if (scope.pending.get(this) === attempt) scope.pending.delete(this);
-    }
+  acquireHold(timeoutMs?: number, options: AcquireOptions = {}): Promise<MutexHold | undefined> {
+    return this.#core.acquireHold(timeoutMs, options);
   }
 
   /**
    * One release (Curator's `release()`): the lock is given back after as many releases as the
    * flow made acquires. Throws IllegalMonitorStateError when the caller does not hold it.
    */
-  async release(): Promise<void> {
-    const owned = findFlowHold<Hold>(this);
-    let hold: Hold;
-    if (owned !== undefined) {
-      hold = owned.hold;
-      if (--hold.count > 0) return;
-      owned.scope.holds.delete(this);
-    } else {
-      const unscoped = this.#unscoped.shift();
-      if (unscoped === undefined) {
-        throw new IllegalMonitorStateError('you do not own the lock', { path: this.#path });
-      }
-      hold = unscoped;
-    }
-    await this.#giveBack(hold);
-  }
-
-  /** One release of `hold` itself (a MutexHold's), from whichever flow calls it. */
-  async #releaseHold(hold: Hold): Promise<void> {
-    if (hold.scope !== undefined) {
-      if (hold.count === 0 || hold.scope.holds.get(this) !== hold) {
-        throw new IllegalMonitorStateError('this hold was already released', {
-          path: this.#path,
-        });
-      }
-      if (--hold.count > 0) return;
-      hold.scope.holds.delete(this);
-    } else {
-      const at = this.#unscoped.indexOf(hold);
-      if (at < 0) {
-        throw new IllegalMonitorStateError('this hold was already released', {
-          path: this.#path,
-        });
-      }
-      this.#unscoped.splice(at, 1);
-    }
-    await this.#giveBack(hold);
-  }
-
-  async #giveBack(hold: Hold): Promise<void> {
-    hold.count = 0;
-    this.#holdCount--;
-    this.#telemetry.released(hold);
-    hold.end();
-    await this.#internals.releaseLock(hold.lockPath);
+  release(): Promise<void> {
+    return this.#core.release();
   }
 
   /**
@@ -241,7 +133,7 @@ export abstract class ReentrantLock implements InterProcessLock {
     return runInFlow(async () => {
       await this.acquire(undefined, options);
       try {
-        return await fn(findFlowHold<Hold>(this)!.hold);
+        return await fn(this.#core.flowHold()!);
       } finally {
         await this.release().catch((error: unknown) =>
           reportDeleteFailure(
@@ -257,12 +149,12 @@ export abstract class ReentrantLock implements InterProcessLock {
 
   /** True while any flow of this process holds the lock through this object. */
   isAcquiredInThisProcess(): boolean {
-    return this.#holdCount > 0;
+    return this.#core.holdCount > 0;
   }
 
   /** True when the current flow (or one it was started from) holds it: Curator's `isOwnedByCurrentThread`. */
   isOwnedByCurrentFlow(): boolean {
-    return findFlowHold(this) !== undefined;
+    return this.#core.flowHold() !== undefined;
   }
 
   /**
@@ -270,7 +162,7 @@ export abstract class ReentrantLock implements InterProcessLock {
    * undefined when neither exists.
    */
   get hold(): LockHold | undefined {
-    return findFlowHold<Hold>(this)?.hold ?? this.#unscoped.at(-1);
+    return this.#core.hold;
   }
 
   /** The caller's lock node (Curator's `getLockPath()`), or undefined. */
@@ -280,7 +172,7 @@ export abstract class ReentrantLock implements InterProcessLock {
 
   /** The full paths of everyone holding or queued, in lock order (Curator's `getParticipantNodes`). */
   getParticipantNodes(): Promise<string[]> {
-    return this.#internals.participantNodes();
+    return this.#core.participantNodes();
   }
 
   /**
@@ -291,28 +183,5 @@ export abstract class ReentrantLock implements InterProcessLock {
    */
   protected prepareAttempt(_scope: FlowScope | undefined): AttemptShape {
     return {};
-  }
-
-  async #attemptFor(
-    scope: FlowScope | undefined,
-    limits: AcquireLimits,
-  ): Promise<Hold | undefined> {
-    const acquired = await this.#internals.attemptLock({
-      limits,
-      ...this.prepareAttempt(scope),
-    });
-    if (acquired === undefined) return undefined;
-    const { path, fencingToken, epoch } = acquired;
-    const hold = new Hold(
-      path,
-      fencingToken,
-      new HoldValidity(this.#internals.connectionStream, epoch, path),
-      scope,
-    );
-    this.#telemetry.held(hold, () => hold.lost);
-    if (scope === undefined) this.#unscoped.push(hold);
-    else scope.holds.set(this, hold);
-    this.#holdCount++;
-    return hold;
   }
 }
