@@ -3,6 +3,7 @@
  * and a worker pool, for async workers. Every wait carries the hang guard.
  */
 import { HANG_GUARD_MS, hangGuard } from './bench-context.js';
+import { Samples } from './samples.js';
 
 /** A promise with its resolve function outside. */
 export function deferred<T = void>(): {
@@ -123,6 +124,38 @@ export async function runTogether(
   go.resolve();
   await Promise.all(workers);
   return lastFinish - start;
+}
+
+/** What {@link runCyclesTogether} measured. */
+export interface CycleRun {
+  /** One sample per cycle, in ms. */
+  readonly samples: Samples;
+  /** From the start to the moment the last worker finished. */
+  readonly elapsedMs: number;
+  /** This process's CPU (user + system, every thread) per cycle, in microseconds. */
+  readonly cpuUsPerCycle: number;
+}
+
+/**
+ * {@link runTogether} with `perWorker` timed calls of `cycle` in each worker: a sample per
+ * cycle, the wall time, and the CPU this process spent per cycle.
+ */
+export async function runCyclesTogether(
+  count: number,
+  perWorker: number,
+  cycle: (index: number) => Promise<void>,
+): Promise<CycleRun> {
+  const samples = new Samples();
+  const cpuBefore = process.cpuUsage();
+  const elapsedMs = await runTogether(count, async (index) => {
+    for (let i = 0; i < perWorker; i += 1) {
+      const t0 = performance.now();
+      await cycle(index);
+      samples.add(performance.now() - t0);
+    }
+  });
+  const cpu = process.cpuUsage(cpuBefore);
+  return { samples, elapsedMs, cpuUsPerCycle: (cpu.user + cpu.system) / (count * perWorker) };
 }
 
 /** n per second over `elapsedMs`. */

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { RawZooKeeperSession } from '@zkrecipes/testing';
 import { resultFromSamples } from '../result-line.js';
-import { Samples } from '../samples.js';
 import type { Scenario } from '../scenario.js';
 import { Checks } from '../checks.js';
-import { rate, runTogether } from '../sync.js';
+import { rate, runCyclesTogether } from '../sync.js';
 import { SESSION_TIMEOUT_MS } from '../bench-context.js';
 
 const READERS = 8;
@@ -46,31 +45,24 @@ export const rwlockReadersWire: Scenario = {
       for (const session of sessions) {
         for (let i = 0; i < warmupPerReader; i += 1) await cycle(session);
       }
-      const samples = new Samples();
-      const cpuBefore = process.cpuUsage();
-      const elapsed = await runTogether(READERS, async (index) => {
-        const session = sessions[index]!;
-        for (let i = 0; i < perReader; i += 1) {
-          const t0 = performance.now();
-          await cycle(session);
-          samples.add(performance.now() - t0);
-        }
-      });
-      const cpu = process.cpuUsage(cpuBefore);
+      const { samples, elapsedMs, cpuUsPerCycle } = await runCyclesTogether(
+        READERS,
+        perReader,
+        (index) => cycle(sessions[index]!),
+      );
       const total = READERS * perReader;
       const leftover = (await sessions[0]!.getChildren(lockPath)).length;
       const checks = new Checks();
       checks.expect(leftover === 0, `${leftover} nodes left after the last delete`);
-      const cpuPerCycleUs = (cpu.user + cpu.system) / total;
       return [
         resultFromSamples(
           'extra.rwlock.readers.wire',
           samples,
-          rate(total, elapsed),
+          rate(total, elapsedMs),
           checks.annotate(
             `EXTRA: the floor of rwlock.readers: ${READERS} bare sessions x ${perReader} cycles ` +
               `of create(EPHEMERAL_SEQUENTIAL) + getChildren in one write, then delete; no ` +
-              `client library; client_cpu_us_per_cycle=${cpuPerCycleUs.toFixed(0)}; ` +
+              `client library; client_cpu_us_per_cycle=${cpuUsPerCycle.toFixed(0)}; ` +
               `warmup=${warmupPerReader}/session`,
           ),
         ),

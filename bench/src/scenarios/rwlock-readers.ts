@@ -1,9 +1,8 @@
 import { InterProcessReadWriteLock, type ReadLock } from '@zkrecipes/locks';
 import { resultFromSamples } from '../result-line.js';
-import { Samples } from '../samples.js';
 import type { Scenario } from '../scenario.js';
 import { Checks } from '../checks.js';
-import { Latch, rate, runTogether } from '../sync.js';
+import { Latch, rate, runCyclesTogether, runTogether } from '../sync.js';
 import { acquireOrFail } from './lock-helpers.js';
 
 /** 4. 8 readers must hold the read lock at once (phase A); then reader cycles (phase B). */
@@ -45,19 +44,12 @@ export const rwlockReaders: Scenario = {
     const allHeldMs = allHeldAt === 0 ? Number.NaN : allHeldAt - firstAcquireAt;
 
     // Phase B: all 8 readers cycle acquire+release as fast as they can.
-    const cycle = new Samples();
-    const cpuBefore = process.cpuUsage();
-    const elapsed = await runTogether(readers, async (index) => {
+    const phaseB = await runCyclesTogether(readers, perReader, async (index) => {
       const readLock = readLocks[index]!;
-      for (let i = 0; i < perReader; i += 1) {
-        const t0 = performance.now();
-        await acquireOrFail(readLock);
-        await readLock.release();
-        cycle.add(performance.now() - t0);
-      }
+      await acquireOrFail(readLock);
+      await readLock.release();
     });
 
-    const cpu = process.cpuUsage(cpuBefore);
     const total = readers * perReader;
     const checks = new Checks();
     checks.expect(
@@ -67,14 +59,14 @@ export const rwlockReaders: Scenario = {
     return [
       resultFromSamples(
         'rwlock.readers',
-        cycle,
-        rate(total, elapsed),
+        phaseB.samples,
+        rate(total, phaseB.elapsedMs),
         checks.annotate(
           `phase A: max_concurrent_readers=${maxConcurrentA}/${readers} (all ${readers} held ` +
             `${Number.isNaN(allHeldMs) ? 'NaN' : allHeldMs.toFixed(3)} ms after the first acquire() call); ` +
             `phase B: ${readers} readers x ${perReader} cycles, sample = one readLock acquire()+release() cycle; ` +
             `warmup=${warmupPerReader}/reader; ` +
-            `client_cpu_us_per_cycle=${((cpu.user + cpu.system) / total).toFixed(0)}`,
+            `client_cpu_us_per_cycle=${phaseB.cpuUsPerCycle.toFixed(0)}`,
         ),
       ),
     ];
