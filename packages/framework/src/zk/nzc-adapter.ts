@@ -23,6 +23,7 @@ import {
   encodePathWatch,
   encodeSetData,
   CreateFlag,
+  corkForThisTick,
   ZooKeeperErrorCode,
   OpCode,
   WatcherType,
@@ -222,7 +223,6 @@ export class NzcHandle {
   readonly #client: NzcClient;
   readonly #tap: NzcReplyTap;
   #closed = false;
-  #corked = false;
 
   constructor(options: NzcHandleOptions, resume?: { sessionId: bigint; password: Buffer }) {
     const nzcOptions: NzcClientOptions = {
@@ -351,20 +351,12 @@ export class NzcHandle {
   }
 
   /**
-   * nzc writes every request with its own socket.write (one syscall each). Corking the socket
-   * until the current tick's work is done sends all requests issued together (a pipelined
-   * create + getChildren, a burst of reads) in one write.
+   * nzc writes every request with its own socket.write (one syscall each): the requests of one
+   * tick go out in one write instead.
    */
   #batchWrites(): void {
-    if (this.#corked) return;
     const socket = this.#client.connectionManager.socket;
-    if (!socket || socket.destroyed) return;
-    this.#corked = true;
-    socket.cork();
-    process.nextTick(() => {
-      this.#corked = false;
-      socket.uncork();
-    });
+    if (socket) corkForThisTick(socket);
   }
 
   /** Drops the TCP connection; nzc then fails in-flight requests and tries the next server. */

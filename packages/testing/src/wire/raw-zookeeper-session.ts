@@ -7,6 +7,7 @@ import type { SessionCredentials, SessionOwner } from '../session-credentials.js
 import { timing } from '../timing.js';
 import { handshake, parseConnectString, type HostPort } from './connect-handshake.js';
 import {
+  corkForThisTick,
   encodeCreate2,
   encodeDelete,
   encodeRequest,
@@ -58,7 +59,6 @@ export class RawZooKeeperSession implements SessionOwner, AsyncDisposable {
   #nextXid = 1;
   #pingTimer: NodeJS.Timeout;
   #closed = false;
-  #corked = false;
   /** close() is under way: the server hanging up afterwards is expected, not a failure. */
   #closing = false;
 
@@ -207,26 +207,11 @@ export class RawZooKeeperSession implements SessionOwner, AsyncDisposable {
     }
     const xid = type === OpCode.ping ? Xid.ping : this.#nextXid++;
     const reply = this.#replies.expect(xid, describe, path);
-    this.#batchWrites();
+    corkForThisTick(this.#socket); // a tick's requests leave in one write
     this.#socket.write(
       encodeRequest(xid, type, body instanceof JuteWriter ? body.toBuffer() : body),
     );
     return reply;
-  }
-
-  /**
-   * Requests made in one tick leave in one write, as the framework sends them (a create with
-   * the children read behind it is one segment, not two).
-   */
-  #batchWrites(): void {
-    if (this.#corked) return;
-    this.#corked = true;
-    const socket = this.#socket;
-    socket.cork();
-    process.nextTick(() => {
-      this.#corked = false;
-      socket.uncork();
-    });
   }
 
   #onFrame(frame: Buffer): void {
