@@ -56,6 +56,14 @@ export class SelectorMutex extends InterProcessMutex {
     this.#leaderless.reset();
   }
 
+  /**
+   * Calls `listener` when the hold this attempt just won may be gone (its `lost` reason), at
+   * once when it already is; undefined without a hold. Returns the function that stops it.
+   */
+  whenHoldLost(listener: (reason: Error) => void): (() => void) | undefined {
+    return this.onHoldLost(listener);
+  }
+
   protected override prepareAttempt(
     scope: Parameters<InterProcessMutex['prepareAttempt']>[0],
   ): ReturnType<InterProcessMutex['prepareAttempt']> {

@@ -31,6 +31,8 @@ export class HoldValidity {
   readonly #path: string;
   #controller: AbortController | undefined;
   #cancel: (() => void) | undefined;
+  /** What `end()` stops: the `onLost` subscriptions still waiting. */
+  #lossListeners: Set<() => void> | undefined;
   #ended = false;
 
   constructor(watch: ConnectionStream, epoch: number, path: string) {
@@ -56,6 +58,43 @@ export class HoldValidity {
   }
 
   /**
+   * Calls `listener` with the reason `signal` aborts (or would abort) with, once, unless the
+   * hold ends first; at once when that loss already happened. Same rule as the signal, without
+   * making one: an AbortSignal and its first listener cost more than the rest of a leader's
+   * hand-over bookkeeping. Returns the function that stops listening.
+   */
+  onLost(listener: (reason: Error) => void): () => void {
+    const controller = this.#controller;
+    if (controller !== undefined) {
+      // The signal exists (someone asked for it): follow it, so both always agree.
+      const { signal } = controller;
+      const follow = (): void => listener(signal.reason as Error);
+      if (signal.aborted) {
+        follow();
+        return () => {};
+      }
+      signal.addEventListener('abort', follow, { once: true });
+      return () => signal.removeEventListener('abort', follow);
+    }
+    const cause = this.#watch.lossSince(this.#epoch);
+    if (cause !== undefined) {
+      listener(lossReason(cause, this.#path));
+      return () => {};
+    }
+    if (this.#ended) return () => {};
+    const listeners = (this.#lossListeners ??= new Set());
+    const stop = this.#watch.onNextLoss((next) => {
+      listeners.delete(stop);
+      listener(lossReason(next, this.#path));
+    });
+    listeners.add(stop);
+    return () => {
+      listeners.delete(stop);
+      stop();
+    };
+  }
+
+  /**
    * -Infinity once the hold ended or a loss happened since it was confirmed; otherwise the
    * client's `validUntilMs`. Computed when read, from the time the server last answered, so it
    * is right on the first line after an event-loop stall, before any timer or event has run.
@@ -75,5 +114,9 @@ export class HoldValidity {
     this.#ended = true;
     this.#cancel?.();
     this.#cancel = undefined;
+    if (this.#lossListeners !== undefined) {
+      for (const stop of this.#lossListeners) stop();
+      this.#lossListeners = undefined;
+    }
   }
 }

@@ -105,6 +105,11 @@ export class Hold implements LockHold {
     return this.#validity.validUntil;
   }
 
+  /** Calls `listener` with the reason `lost` aborts with, without making the signal. */
+  onLost(listener: (reason: Error) => void): () => void {
+    return this.#validity.onLost(listener);
+  }
+
   isValid(): boolean {
     return this.#validity.isValid();
   }

@@ -165,6 +165,17 @@ export abstract class ReentrantLock implements InterProcessLock {
     return this.#core.hold;
   }
 
+  /**
+   * Calls `listener` with the reason the caller's hold's `lost` signal aborts with (at once when
+   * it already has), without making that signal; undefined when the caller holds nothing. For
+   * a recipe built on the lock that forwards the loss somewhere of its own.
+   *
+   * @internal
+   */
+  protected onHoldLost(listener: (reason: Error) => void): (() => void) | undefined {
+    return this.#core.hold?.onLost(listener);
+  }
+
   /** The caller's lock node (Curator's `getLockPath()`), or undefined. */
   getLockPath(): string | undefined {
     return this.hold?.lockPath;

@@ -2,7 +2,7 @@
 // of a hold, and the read acquire that would wait for this process's own write hold.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { FrameworkClient } from '@zkrecipes/framework';
+import { isConnectionLoss, type FrameworkClient } from '@zkrecipes/framework';
 import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
 import { closeAll, connectedClient } from '@zkrecipes/test-support';
 import {
@@ -11,6 +11,13 @@ import {
   InterProcessReadWriteLock,
   runInFlow,
 } from '../src/index.js';
+
+/** A mutex that exposes the protected hold-loss subscription, as LeaderSelector's does. */
+class LossForwardingMutex extends InterProcessMutex {
+  whenHoldLost(listener: (reason: Error) => void): (() => void) | undefined {
+    return this.onHoldLost(listener);
+  }
+}
 
 describe('lock holds', () => {
   let server: TestingServer;
@@ -135,6 +142,48 @@ describe('lock holds', () => {
     await other.writeLock().release();
     assert.equal(await waiting, true);
     await rw.readLock().release();
+  });
+
+  it("onHoldLost: the lost signal's reason on SUSPENDED, made signal or not; never after release; at once when already lost", async () => {
+    const own = await connectedClient(server, { sessionTimeoutMs: 10_000 });
+    const path = uniquePath('hold-lost');
+    const held = new LossForwardingMutex(own, path);
+    const released = new LossForwardingMutex(own, `${path}-released`);
+    const withSignal = new LossForwardingMutex(own, `${path}-signal`);
+    try {
+      assert.equal(
+        held.whenHoldLost(() => undefined),
+        undefined,
+        'no hold: nothing to follow',
+      );
+      await held.acquire();
+      await released.acquire();
+      const signalHold = await withSignal.acquireHold();
+      const lostSignal = signalHold.lost; // made before the subscription: followed
+      const reasons: Error[] = [];
+      const signalReasons: Error[] = [];
+      const releasedReasons: Error[] = [];
+      held.whenHoldLost((reason) => reasons.push(reason));
+      withSignal.whenHoldLost((reason) => signalReasons.push(reason));
+      released.whenHoldLost((reason) => releasedReasons.push(reason));
+      await released.release();
+      const stopped = held.whenHoldLost(() => assert.fail('stopped listeners are not called'));
+      stopped?.();
+      await server.stop();
+      await waitFor(() => reasons.length === 1 && signalReasons.length === 1, {
+        message: 'the loss reaches the listeners',
+      });
+      assert.ok(isConnectionLoss(reasons[0]), String(reasons[0]));
+      assert.equal(signalReasons[0], lostSignal.reason, 'the same reason as the made signal');
+      assert.deepEqual(releasedReasons, [], 'a released hold tells nothing');
+      const late: Error[] = [];
+      held.whenHoldLost((reason) => late.push(reason));
+      assert.equal(late.length, 1, 'already lost: told at once');
+      assert.ok(isConnectionLoss(late[0]));
+    } finally {
+      await own.close();
+      await server.restart();
+    }
   });
 
   it('with the server stopped, the read acquire behind our own write hold still fails fast', async () => {
