@@ -5,6 +5,7 @@ import {
   connectionStreamOf,
   deleteOwnNode,
   OWN_NODE_ANSWER_WAIT_MS,
+  onAbort,
   reportRecipeFailure,
   untilAborted,
 } from '@zkrecipes/framework/recipe-support';
@@ -20,35 +21,51 @@ import {
  * uncontended lock cycle's. A delete the connection dropped under goes on in the client's
  * retry loop, then in its guaranteed-delete queue.
  */
-export async function releaseOwnNode(client: FrameworkClient, path: string): Promise<void> {
+export function releaseOwnNode(client: FrameworkClient, path: string): Promise<void> {
   if (!client.isConnected) return deleteOwnNode(client, path);
   const connection = connectionStreamOf(client).connectionSignal();
   const deleting = client.delete(path, { guaranteed: true, quietly: true });
-  // A paused server or a silent link reads as connected until the liveness check gives up on
-  // it: the answer is awaited OWN_NODE_ANSWER_WAIT_MS at most, then the delete goes on alone.
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<typeof LATE>((resolve) => {
-    timer = setTimeout(resolve, OWN_NODE_ANSWER_WAIT_MS, LATE);
-  });
-  try {
-    const outcome = await untilAborted(Promise.race([deleting, late]), connection);
-    if (outcome === LATE) {
-      deleting.catch((error: unknown) => {
-        if (!isClosed(error) && !isRetryable(error)) {
+  // One promise settled by whichever comes first: the answer, the connection going (the delete
+  // goes on), or OWN_NODE_ANSWER_WAIT_MS passing. A paused server or a silent link reads as
+  // connected until the liveness check gives up on it, so the answer is awaited that long at
+  // most, then the delete goes on alone. One promise and no race: this is on every release's
+  // way to the wire and back.
+  return new Promise<void>((resolve, reject) => {
+    let waiting = true;
+    const stop = (): boolean => {
+      if (!waiting) return false;
+      waiting = false;
+      clearTimeout(timer);
+      stopListening();
+      return true;
+    };
+    const timer = setTimeout(() => {
+      if (stop()) resolve();
+    }, OWN_NODE_ANSWER_WAIT_MS);
+    const stopListening = connection.aborted
+      ? (): void => {}
+      : onAbort(connection, () => {
+          if (stop()) resolve();
+        });
+    if (connection.aborted && stop()) resolve();
+    deleting.then(
+      () => {
+        if (stop()) resolve();
+      },
+      (error: unknown) => {
+        if (stop()) {
+          // The client closed: the node went with the session.
+          if (isClosed(error)) resolve();
+          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged
+          else reject(error);
+        } else if (!connection.aborted && !isClosed(error) && !isRetryable(error)) {
+          // Answered after the wait gave up: nobody hears of it but the client's errors.
           reportRecipeFailure(client, undefined, error, `releasing ${path}`);
         }
-      });
-    }
-  } catch (error) {
-    // The connection went (the delete goes on), or the client closed (the node went with it).
-    if ((connection.aborted && error === connection.reason) || isClosed(error)) return;
-    throw error;
-  } finally {
-    clearTimeout(timer);
-  }
+      },
+    );
+  });
 }
-
-const LATE = Symbol('no answer in time');
 
 /**
  * Routes a failed delete of our node that nobody else hears of: a connection problem needs
