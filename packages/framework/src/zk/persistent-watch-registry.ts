@@ -25,6 +25,11 @@ export class PersistentWatchRegistry {
     this.#onListenerError = onListenerError;
   }
 
+  /** True when no persistent watch is registered: a notification then concerns none. */
+  get isEmpty(): boolean {
+    return this.#entries.size === 0;
+  }
+
   /** Every (path, mode) that must be on the server. */
   get watches(): { path: string; mode: PersistentWatchMode }[] {
     return [...this.#entries.values()].map(({ path, mode }) => ({ path, mode }));

@@ -473,7 +473,10 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
       onEvent: (event) => this.#onHandleEvent(handle, event),
       onTraffic: () => this.#health.trafficSeen(),
       onNotification: (event) => {
-        if (handle !== this.#handle) return;
+        // With no persistent watch registered as it arrives, nothing listens for it: a watch
+        // added later was not yet on the server when this event was sent. No delivery to queue
+        // then (a hand-over's notification would wait behind it).
+        if (handle !== this.#handle || this.#persistentWatches.isEmpty) return;
         this.#delivery.push(() => this.#persistentWatches.dispatch(event));
       },
       inOrder: (settle) => this.#delivery.inOrder(settle),
