@@ -34,6 +34,13 @@ export { decodeMulti, encodeMulti } from './multi-codec.js';
 export type { MultiOp, MultiOpResult } from './multi-codec.js';
 export { decodeMultiRead, encodeMultiRead } from './multi-read-codec.js';
 export type { MultiReadResult } from './multi-read-codec.js';
-export { AddWatchMode, encodeAddWatch, encodeRemoveWatches, WatcherType } from './watch-codec.js';
+export {
+  AddWatchMode,
+  decodeWatcherEvent,
+  encodeAddWatch,
+  encodeRemoveWatches,
+  WatcherType,
+} from './watch-codec.js';
+export type { WatcherEvent } from './watch-codec.js';
 export { decodeInt, decodeStrings, encodePath } from './path-request-codec.js';
 export { decodeGetChildren2, decodeGetData, encodePathWatch, encodeSetData } from './read-codec.js';

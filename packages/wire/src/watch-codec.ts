@@ -1,6 +1,8 @@
 // The watch requests node-zookeeper-client 1.1.3 lacks: addWatch (op 106, 3.6+: persistent
 // and persistent recursive watches) and removeWatches (op 18). Both are `ustring path; int
-// value` and both are answered with a bare reply header.
+// value` and both are answered with a bare reply header. And the event the server sends when a
+// watch fires (xid -1).
+import { JuteReader } from './jute-reader.js';
 import { JuteWriter } from './jute-writer.js';
 
 /** AddWatchMode on the wire. */
@@ -33,4 +35,21 @@ export function encodeAddWatch(path: string, mode: number): Buffer {
 /** RemoveWatchesRequest {ustring path, int type}; `type` is a {@link WatcherType} number. */
 export function encodeRemoveWatches(path: string, watcherType: number): Buffer {
   return pathAndInt(path, watcherType);
+}
+
+/** A watch event as the server sends it (WatcherEvent), the path as the server names it. */
+export interface WatcherEvent {
+  /** The EventType number: 1 created, 2 deleted, 3 data changed, 4 children changed. */
+  readonly type: number;
+  /** The KeeperState number (3: SyncConnected). */
+  readonly state: number;
+  readonly path: string;
+}
+
+/** WatcherEvent {int type, int state, ustring path}: a notification's body after its header. */
+export function decodeWatcherEvent(body: Buffer): WatcherEvent {
+  const reader = new JuteReader(body);
+  const type = reader.int();
+  const state = reader.int();
+  return { type, state, path: reader.string() ?? '' };
 }

@@ -11,6 +11,7 @@ import { readReplyHeader } from '../src/reply-header.js';
 import { encodeRequest } from '../src/request-frame.js';
 import {
   AddWatchMode,
+  decodeWatcherEvent,
   encodeAddWatch,
   encodeRemoveWatches,
   WatcherType,
@@ -28,6 +29,18 @@ describe('encodeAddWatch and encodeRemoveWatches', () => {
       `00000002${path}00000003`,
     );
     assert.deepEqual([OpCode.addWatch, OpCode.removeWatches], [106, 18]);
+  });
+});
+
+describe('decodeWatcherEvent', () => {
+  it('reads `int type; int state; ustring path`', () => {
+    // NodeDeleted (2), SyncConnected (3), "/a/b"
+    const body = Buffer.from('00000002' + '00000003' + '00000004' + '2f612f62', 'hex');
+    assert.deepEqual(decodeWatcherEvent(body), { type: 2, state: 3, path: '/a/b' });
+  });
+
+  it('throws on a body cut short', () => {
+    assert.throws(() => decodeWatcherEvent(Buffer.from('0000000200000003000000082f61', 'hex')));
   });
 });
 
