@@ -27,6 +27,7 @@ import {
   ZooKeeperErrorCode,
   OpCode,
   WatcherType,
+  type WatcherEvent,
 } from '@zkrecipes/wire';
 import { errorFromCode } from '../errors/error-from-code.js';
 import { codeName } from '../errors/zookeeper-error-code.js';
@@ -38,7 +39,7 @@ import type {
   NzcException,
   NzcState,
   NzcStat,
-  NzcEvent,
+  NzcWatcherEvent,
   NzcTransactionResult,
   NzcWatcher,
 } from './nzc-types.js';
@@ -167,7 +168,7 @@ export interface NzcHandleOptions {
    * Called with every watch notification (chroot removed), before nzc hands it to its one-shot
    * watchers: persistent watches are dispatched from here. Must not throw.
    */
-  onNotification: (event: NzcEvent) => void;
+  onNotification: (event: NzcWatcherEvent) => void;
   /**
    * Settles a request's promise (called inside nzc's socket handler as each reply is read):
    * now, or behind the notifications read before it (see EventDelivery).
@@ -221,7 +222,6 @@ function wireError(error: NzcException, path: string | undefined): ZooKeeperErro
  */
 export class NzcHandle {
   readonly #client: NzcClient;
-  readonly #tap: NzcReplyTap;
   #closed = false;
 
   constructor(options: NzcHandleOptions, resume?: { sessionId: bigint; password: Buffer }) {
@@ -238,8 +238,19 @@ export class NzcHandle {
     }
     this.#client = nzc.createClient(options.connectString, nzcOptions);
     // Shuffled as nzc does, so clients of one ensemble spread over its servers.
-    this.#client.connectionManager.servers = shuffled(options.servers);
-    this.#tap = new NzcReplyTap(this.#client.connectionManager);
+    const manager = this.#client.connectionManager;
+    manager.servers = shuffled(options.servers);
+    // The tap answers the raw requests' replies and decodes the notifications, which go on to
+    // nzc's watcher manager (below) with the chroot removed, as nzc's decoder removes it.
+    new NzcReplyTap(manager, {
+      notify: (event: WatcherEvent): void =>
+        manager.watcherManager.emit({
+          type: event.type,
+          state: event.state,
+          path: withoutChroot(manager.chrootPath, event.path),
+        }),
+      errorOf: (code) => nzcException.create(code),
+    });
     // Credentials registered before connect() are sent right after every handshake, ahead of
     // anything the connection releases once it sees 'connected'.
     for (const { scheme, auth } of options.authInfo) this.#client.addAuthInfo(scheme, auth);
@@ -255,7 +266,6 @@ export class NzcHandle {
     // nzc writes the handshake as the socket connects; its time is when the server can first
     // have heard this connection. A socket nzc opens after close() (it opens sockets a tick or
     // a spin delay after connect()) is destroyed as it connects, its connect timer cleared.
-    const manager = this.#client.connectionManager;
     const onSocketConnected = manager.onSocketConnected.bind(manager);
     manager.onSocketConnected = (): void => {
       if (this.#closed) {
@@ -269,7 +279,7 @@ export class NzcHandle {
     // nzc only knows one-shot watchers; every notification passes through this one method.
     const watchers = this.#client.connectionManager.watcherManager;
     const emitToOneShotWatchers = watchers.emit.bind(watchers);
-    watchers.emit = (event: NzcEvent): void => {
+    watchers.emit = (event: NzcWatcherEvent): void => {
       if (!this.#closed) options.onNotification(event);
       emitToOneShotWatchers(event);
     };
@@ -565,7 +575,7 @@ export class NzcHandle {
 
   /**
    * Sends a raw request and resolves its reply body decoded by `decode` (inside the socket
-   * handler, as the tap takes it; a decode that throws rejects). `onReply` runs as the reply
+   * handler, as the tap hands it over; a decode that throws rejects). `onReply` runs as the reply
    * is read, before anything read after it, with the server's error or null, and may answer an
    * error with a value instead (`{ value }`); it is not called for nzc's own local failures.
    */
@@ -576,30 +586,25 @@ export class NzcHandle {
     onReply?: (error: NzcException | null) => { value: T } | undefined,
   ): Promise<T> {
     return this.#request<T>((resolve, reject) => {
-      let decoded: { value: T } | { error: unknown } | undefined;
-      const tapped = {
-        header: request.header,
-        takeBody: (bytes: Buffer): void => {
-          try {
-            decoded = { value: decode(bytes) };
-          } catch (error) {
-            decoded = { error };
-          }
-        },
-      };
-      this.#tap.expect(tapped);
       const sentAtMs = this.#send();
-      this.#client.connectionManager.queue(request, (error) => {
+      this.#client.connectionManager.queue(request, (error, body) => {
         this.#replied(sentAtMs, error);
-        if (error) this.#tap.forget(tapped);
         const local = error !== null && LOCAL_FAILURE_CODES.has(error.code);
         const instead = local ? undefined : onReply?.(error);
         if (instead) resolve(instead.value);
         else if (error) reject(wireError(error, path));
-        else if (decoded === undefined)
+        else if (!(body instanceof Buffer)) {
           reject(new Error('a decoded read was answered without a body'));
-        else if ('error' in decoded) reject(decoded.error as Error);
-        else resolve(decoded.value);
+        } else {
+          let value: T;
+          try {
+            value = decode(body);
+          } catch (decodeError) {
+            reject(decodeError as Error);
+            return;
+          }
+          resolve(value);
+        }
       });
     });
   }

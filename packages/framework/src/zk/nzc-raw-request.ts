@@ -1,24 +1,27 @@
 /**
  * Requests written in ZooKeeper's wire format and handed to nzc's packet queue as they are:
  * the ones nzc 1.1.3 does not know (`addWatch`, 3.6+ persistent watches, `removeWatches`,
- * `multiRead`, ...) and the reads whose replies the adapter decodes itself (exists, getData,
- * getChildren2, setData). Only the adapter uses this; no nzc code is loaded here.
+ * `multiRead`, ...) and every other request the adapter encodes itself with @zkrecipes/wire.
+ * Only the adapter uses this; no nzc code is loaded here.
  *
- * nzc picks how to decode a reply from the request header's `type` and drops the connection on
- * a type it does not know. The header nzc sees says DELETE (a bare reply header, no payload)
- * while the bytes on the wire carry the real op code; nzc still assigns the xid and matches the
- * reply by it. addWatch and removeWatches are answered that way; the body of a reply the
- * adapter decodes is taken off the stream before nzc sees it (nzc-reply-tap.ts).
+ * nzc queues them, assigns their xids, writes them and keeps them in its pending queue, which
+ * is what orders them with its own requests. Their replies never reach nzc's decoder: the
+ * reply tap (nzc-reply-tap.ts) answers a raw request at the head of that queue itself and
+ * hands its callback the body. The type in the header nzc sees says DELETE (no body in the
+ * reply) while the bytes on the wire carry the real op code, so nzc's handler would still do
+ * the right thing with one.
  */
 import { encodeAddWatch, encodeRemoveWatches, encodeRequest, OpCode } from '@zkrecipes/wire';
 
 /** nzc's DELETE: "no body in the reply" for its reply decoder. */
 const NZC_TYPE_WITHOUT_REPLY_BODY = 2;
 
-/** What nzc's packet queue needs from a request. */
+/** What nzc's packet queue needs from a request, and the tap's mark. */
 export interface NzcRawRequest {
   readonly header: { xid: number; readonly type: number };
   readonly payload: null;
+  /** The reply tap answers this request's reply itself. */
+  readonly raw: true;
   toBuffer(): Buffer;
 }
 
@@ -43,6 +46,7 @@ export function rawRequest(opCode: number, body: Buffer): NzcRawRequest {
   return {
     header,
     payload: null,
+    raw: true,
     toBuffer(): Buffer {
       return encodeRequest(header.xid, opCode, body);
     },

@@ -1,60 +1,72 @@
 /**
- * Lets the adapter read the body of replies nzc cannot decode (a multiRead's) or that the
- * adapter decodes faster itself (exists, getData, getChildren, setData). It sits in
- * front of nzc's socket data handler, cuts the byte stream into whole frames, and hands nzc
- * every frame as it is, except a successful reply to a request it was told to expect: that
- * request gets the body, and nzc gets the bare reply header, which it answers as it does a
- * delete (success, no payload). nzc then never sees a partial frame.
+ * Answers the adapter's raw requests itself and leaves everything else to nzc. It sits in front
+ * of nzc's socket data handler and cuts the byte stream into whole frames. A reply to a raw
+ * request (see nzc-raw-request.ts) at the head of nzc's pending queue is taken off that queue
+ * and handed to the request's callback with its body, as nzc would (the zxid noted, a server
+ * error made into nzc's exception): nzc's generic decoding of the header, and a second pass
+ * for the reply's record, are skipped. Watch notifications are decoded here too (by
+ * @zkrecipes/wire) and handed to `notify`, which gives them to nzc's watcher manager as nzc's
+ * own handler would. Every other frame (pings, auth, nzc's own requests) goes to nzc whole, in
+ * wire order: nzc never sees a partial frame.
  */
+import { decodeWatcherEvent, type WatcherEvent } from '@zkrecipes/wire';
+
+/** A request written and not answered yet, as nzc's pending queue holds it. */
+export interface PendingPacket {
+  readonly request: {
+    readonly header: { readonly xid: number };
+    /** Set on the adapter's raw requests: their replies are answered here. */
+    readonly raw?: true;
+  };
+  /** Called with the server's error (or null) and the reply body. */
+  readonly callback?: (error: unknown, body?: Buffer) => void;
+}
 
 /** The parts of nzc's ConnectionManager the tap uses. */
 export interface TappableConnectionManager {
   readonly state: number;
   readonly socket: object | undefined;
   /** Requests written and not answered yet, oldest first: a reply answers the first one. */
-  readonly pendingQueue: readonly {
-    readonly request: { readonly header: { readonly xid: number } };
-  }[];
+  readonly pendingQueue: PendingPacket[];
+  /** The zxid of the last reply (8 bytes): nzc sends it with its next handshake and SetWatches. */
+  zxid: Buffer;
   onSocketData(buffer: Buffer): void;
 }
 
-/** A request whose reply body the tap takes; nzc sets `header.xid` when it writes it. */
-export interface TappedRequest {
-  readonly header: { readonly xid: number };
-  takeBody(body: Buffer): void;
+/** What the tap needs from the adapter. */
+export interface NzcReplyTapOptions {
+  /** Gets each watch notification, its path as the server sent it. */
+  readonly notify: (event: WatcherEvent) => void;
+  /** nzc's exception for a server error code, as its own handler would make it. */
+  readonly errorOf: (code: number) => unknown;
 }
 
+/** The xid of a watch notification. */
+const XID_NOTIFICATION = -1;
 /** nzc's CONNECTING: the one frame then is the handshake reply, which has no xid. */
 const NZC_CONNECTING = 1;
 /** length, then the reply header: xid, zxid, err. */
 const LENGTH_BYTES = 4;
 const REPLY_HEADER_BYTES = 16;
+const ZXID_OFFSET = LENGTH_BYTES + 4;
+const ERR_OFFSET = LENGTH_BYTES + 12;
 
 export class NzcReplyTap {
   readonly #manager: TappableConnectionManager;
   readonly #passOn: (frame: Buffer) => void;
-  /** Keyed by the request's header object, which nzc's pending queue holds too. */
-  readonly #expected = new Map<{ readonly xid: number }, TappedRequest>();
+  readonly #options: NzcReplyTapOptions;
   /** Chunks of a frame not complete yet, and their total size. */
   #pending: Buffer[] = [];
   #pendingBytes = 0;
   #socket: object | undefined;
 
-  constructor(manager: TappableConnectionManager) {
+  constructor(manager: TappableConnectionManager, options: NzcReplyTapOptions) {
     this.#manager = manager;
+    this.#options = options;
     const original = manager.onSocketData.bind(manager);
     this.#passOn = original;
     // nzc binds `this.onSocketData` to each new socket: this own property is what it binds.
     manager.onSocketData = (chunk: Buffer): void => this.#onData(chunk);
-  }
-
-  /** Until its reply comes (or `forget`), `request`'s reply body goes to it, not to nzc. */
-  expect(request: TappedRequest): void {
-    this.#expected.set(request.header, request);
-  }
-
-  forget(request: TappedRequest): void {
-    this.#expected.delete(request.header);
   }
 
   #onData(chunk: Buffer): void {
@@ -79,7 +91,8 @@ export class NzcReplyTap {
       if (end > buffer.length) break;
       const frame = buffer.subarray(offset, end);
       offset = end;
-      this.#passOn(this.#filter(frame));
+      const passed = this.#filter(frame);
+      if (passed !== undefined) this.#passOn(passed);
       // nzc may have dropped the connection over that frame: the rest belongs to a dead one.
       if (this.#manager.socket !== socket) return;
     }
@@ -97,23 +110,36 @@ export class NzcReplyTap {
     return LENGTH_BYTES + head.readInt32BE(0);
   }
 
-  #filter(frame: Buffer): Buffer {
-    if (this.#expected.size === 0 || this.#manager.state === NZC_CONNECTING) return frame;
+  /** `frame` if nzc is to handle it; undefined when it was handled here. */
+  #filter(frame: Buffer): Buffer | undefined {
+    const manager = this.#manager;
+    if (manager.state === NZC_CONNECTING) return frame;
     if (frame.length < LENGTH_BYTES + REPLY_HEADER_BYTES) return frame;
     const xid = frame.readInt32BE(LENGTH_BYTES);
-    if (xid < 0) return frame; // notification, ping, auth
+    if (xid === XID_NOTIFICATION) return this.#notification(frame);
+    if (xid < 0) return frame; // ping, auth
     // Replies come in request order: this one answers the head of nzc's pending queue (on any
-    // other xid nzc drops the connection). One lookup, however many tapped requests are out.
-    const head = this.#manager.pendingQueue[0];
-    const request = head && this.#expected.get(head.request.header);
-    if (request?.header.xid !== xid) return frame;
-    this.#expected.delete(request.header);
-    const err = frame.readInt32BE(LENGTH_BYTES + 12);
-    if (err !== 0) return frame; // nzc reports the error to the request's callback
-    request.takeBody(frame.subarray(LENGTH_BYTES + REPLY_HEADER_BYTES));
-    const bare = Buffer.alloc(LENGTH_BYTES + REPLY_HEADER_BYTES);
-    bare.writeInt32BE(REPLY_HEADER_BYTES, 0);
-    frame.copy(bare, LENGTH_BYTES, LENGTH_BYTES, LENGTH_BYTES + REPLY_HEADER_BYTES);
-    return bare;
+    // other xid nzc drops the connection, so that case stays nzc's).
+    const head = manager.pendingQueue[0];
+    if (head?.request.raw !== true || head.request.header.xid !== xid) return frame;
+    manager.pendingQueue.shift();
+    manager.zxid = Buffer.from(frame.subarray(ZXID_OFFSET, ZXID_OFFSET + 8));
+    const err = frame.readInt32BE(ERR_OFFSET);
+    head.callback?.(
+      err === 0 ? null : this.#options.errorOf(err),
+      frame.subarray(LENGTH_BYTES + REPLY_HEADER_BYTES),
+    );
+    return undefined;
+  }
+
+  #notification(frame: Buffer): Buffer | undefined {
+    let event: WatcherEvent;
+    try {
+      event = decodeWatcherEvent(frame.subarray(LENGTH_BYTES + REPLY_HEADER_BYTES));
+    } catch {
+      return frame; // not what we expect: nzc's handler decides what to do with it
+    }
+    this.#options.notify(event);
+    return undefined;
   }
 }

@@ -5,6 +5,7 @@
  * (longs are 8-byte Buffers, callbacks get `Exception` objects with numeric codes).
  */
 import type { Socket } from 'node:net';
+import type { PendingPacket } from './nzc-reply-tap.js';
 
 export type NzcCallback<T> = (error: NzcException | null, result: T) => void;
 
@@ -41,6 +42,13 @@ export interface NzcEvent {
 }
 
 export type NzcWatcher = (event: NzcEvent) => void;
+
+/** A notification as nzc's watcher manager takes it (before it makes an NzcEvent of it). */
+export interface NzcWatcherEvent {
+  readonly type: number;
+  readonly state: number;
+  readonly path: string;
+}
 
 export interface NzcId {
   readonly scheme: string;
@@ -80,14 +88,21 @@ export interface NzcConnectionManager {
   readonly chrootPath: string | undefined;
   /** Dispatches notifications to one-shot watchers; the adapter taps `emit`. */
   readonly watcherManager: NzcWatcherManager;
-  /** nzc's packet queue: the adapter sends requests nzc has no method for through it. */
-  queue(request: object, callback: (error: NzcException | null) => void): void;
+  /**
+   * nzc's packet queue: the adapter sends the requests it encodes itself through it. Queues a
+   * request. nzc calls `callback` with its exception on a local failure (the
+   * connection went); the reply tap calls it with the server's error or null and the body.
+   */
+  queue(request: object, callback: (error: NzcException | null, body?: unknown) => void): void;
   /** Bound to each new socket's 'data' event; the reply tap replaces it. */
   onSocketData(buffer: Buffer): void;
-  /** Requests written and not answered yet, oldest first (replies answer them in order). */
-  readonly pendingQueue: readonly {
-    readonly request: { readonly header: { readonly xid: number } };
-  }[];
+  /**
+   * Requests written and not answered yet, oldest first (replies answer them in order); the
+   * reply tap takes the answered raw requests off it.
+   */
+  readonly pendingQueue: PendingPacket[];
+  /** The zxid of the last reply; the reply tap notes the ones it answers, as nzc does. */
+  zxid: Buffer;
   /**
    * nzc's one-shot watcher registration, as its own reads call it when a reply is read: the
    * adapter calls them for the reads it sends itself, so SetWatches on reconnect and event
@@ -100,7 +115,7 @@ export interface NzcConnectionManager {
 
 /** nzc's notification dispatch to its one-shot watchers; the adapter taps `emit`. */
 export interface NzcWatcherManager {
-  emit(event: NzcEvent): void;
+  emit(event: NzcWatcherEvent): void;
 }
 
 export interface NzcClient {

@@ -1,4 +1,4 @@
-import type { NzcEvent } from './nzc-types.js';
+import type { NzcWatcherEvent } from './nzc-types.js';
 import { watchEventTypeOf } from './nzc-adapter.js';
 import type { PersistentWatchMode, WatchedEvent } from './zookeeper-types.js';
 
@@ -62,7 +62,7 @@ export class PersistentWatchRegistry {
    * Hands a notification to every persistent watch it belongs to (the connection calls it
    * through EventDelivery, in wire order). Never throws.
    */
-  dispatch(event: NzcEvent): void {
+  dispatch(event: NzcWatcherEvent): void {
     if (this.#entries.size === 0) return;
     const type = watchEventTypeOf(event.type);
     if (type === undefined) return;

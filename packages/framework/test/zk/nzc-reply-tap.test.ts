@@ -1,115 +1,137 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { NzcReplyTap, type TappableConnectionManager } from '../../src/zk/nzc-reply-tap.js';
+import type { WatcherEvent } from '@zkrecipes/wire';
+import {
+  NzcReplyTap,
+  type PendingPacket,
+  type TappableConnectionManager,
+} from '../../src/zk/nzc-reply-tap.js';
 
 /** A frame: length, then xid, zxid, err, then the body. */
-function frame(xid: number, err: number, body: Buffer = Buffer.alloc(0)): Buffer {
+function frame(xid: number, err: number, body: Buffer = Buffer.alloc(0), zxid = 99n): Buffer {
   const header = Buffer.alloc(20);
   header.writeInt32BE(16 + body.length, 0);
   header.writeInt32BE(xid, 4);
-  header.writeBigInt64BE(99n, 8);
+  header.writeBigInt64BE(zxid, 8);
   header.writeInt32BE(err, 16);
   return Buffer.concat([header, body]);
 }
 
+/** A WatcherEvent body: int type, int state, ustring path. */
+function watcherEvent(type: number, path: string): Buffer {
+  const body = Buffer.alloc(12 + Buffer.byteLength(path));
+  body.writeInt32BE(type, 0);
+  body.writeInt32BE(3, 4); // SyncConnected
+  body.writeInt32BE(Buffer.byteLength(path), 8);
+  body.write(path, 12);
+  return body;
+}
+
 type FakeManager = TappableConnectionManager & {
-  seen: Buffer[];
-  pendingQueue: { request: { header: { xid: number } } }[];
+  /** What happened, in order: frames nzc got, answers the tap gave, notifications. */
+  log: string[];
 };
 
 /** nzc's side: records the frames it gets and answers its pending requests in order. */
-function fakeManager(pendingXids: readonly number[]): FakeManager {
-  const seen: Buffer[] = [];
+function fakeManager(pending: readonly { xid: number; raw: boolean }[]): FakeManager {
+  const log: string[] = [];
   const manager: FakeManager = {
     state: 2,
     socket: {},
-    seen,
-    pendingQueue: pendingXids.map((xid) => ({ request: { header: { xid } } })),
+    zxid: Buffer.alloc(8),
+    log,
+    pendingQueue: pending.map(({ xid, raw }): PendingPacket => {
+      const callback = (error: unknown, body?: Buffer): void => {
+        log.push(`answer ${xid}: ${String(error)} ${body?.toString() ?? '-'}`);
+      };
+      return { request: raw ? { header: { xid }, raw: true } : { header: { xid } }, callback };
+    }),
     onSocketData(buffer: Buffer) {
-      seen.push(Buffer.from(buffer));
-      if (buffer.readInt32BE(4) >= 0) manager.pendingQueue.shift();
+      const xid = buffer.readInt32BE(4);
+      log.push(`nzc ${xid} ${buffer.subarray(20).toString()}`);
+      if (xid >= 0) manager.pendingQueue.shift();
     },
   };
   return manager;
 }
 
-/** Tells `tap` to expect the reply to the pending request with `xid`; returns what it takes. */
-function expectBody(tap: NzcReplyTap, manager: FakeManager, xid: number): { body?: Buffer } {
-  const taken: { body?: Buffer } = {};
-  const header = manager.pendingQueue.find((p) => p.request.header.xid === xid)!.request.header;
-  tap.expect({ header, takeBody: (bytes) => (taken.body = Buffer.from(bytes)) });
-  return taken;
+function tapOf(manager: FakeManager): NzcReplyTap {
+  return new NzcReplyTap(manager, {
+    notify: (event: WatcherEvent) =>
+      manager.log.push(`event ${event.type} ${event.state} ${event.path}`),
+    errorOf: (code) => `error ${code}`,
+  });
 }
 
 describe('NzcReplyTap', () => {
-  const body = Buffer.from('multiRead reply body');
   const stream = Buffer.concat([
-    frame(-1, 0, Buffer.from('event')),
-    frame(7, 0, body),
-    frame(8, 0),
+    frame(-1, 0, watcherEvent(2, '/lock/a')),
+    frame(7, 0, Buffer.from('children'), 1234n),
+    frame(-1, 0, Buffer.from('event')), // not a WatcherEvent: left to nzc
+    frame(8, 0, Buffer.from('acl')),
   ]);
+  const expected = [
+    'event 2 3 /lock/a',
+    'answer 7: null children',
+    'nzc -1 event',
+    'nzc 8 acl', // not a raw request: nzc decodes it
+  ];
 
-  it('hands nzc whole frames and takes the body of an expected reply, at every split of the stream', () => {
+  it('answers raw requests and decodes notifications, handing nzc the rest whole and in wire order, at every split of the stream', () => {
     for (let split = 0; split <= stream.length; split++) {
-      const manager = fakeManager([7, 8]);
-      const tap = new NzcReplyTap(manager);
-      const taken = expectBody(tap, manager, 7);
+      const manager = fakeManager([
+        { xid: 7, raw: true },
+        { xid: 8, raw: false },
+      ]);
+      tapOf(manager);
       manager.onSocketData(stream.subarray(0, split));
       manager.onSocketData(stream.subarray(split));
-      assert.deepEqual(taken.body, body, `split at ${split}`);
-      assert.deepEqual(manager.seen, [
-        frame(-1, 0, Buffer.from('event')),
-        frame(7, 0), // the bare header: nzc answers it as a success without payload
-        frame(8, 0),
-      ]);
+      assert.deepEqual(manager.log, expected, `split at ${split}`);
+      assert.equal(manager.pendingQueue.length, 0);
     }
   });
 
-  it('joins a frame that comes a byte at a time', () => {
-    const manager = fakeManager([7, 8]);
-    const tap = new NzcReplyTap(manager);
-    const taken = expectBody(tap, manager, 7);
-    for (let i = 0; i < stream.length; i++) manager.onSocketData(stream.subarray(i, i + 1));
-    assert.deepEqual(taken.body, body);
-    assert.equal(manager.seen.length, 3);
+  it('notes the zxid of a reply it answers, as nzc does', () => {
+    const manager = fakeManager([{ xid: 7, raw: true }]);
+    tapOf(manager);
+    manager.onSocketData(frame(7, 0, Buffer.alloc(0), 0x0102030405n));
+    assert.equal(manager.zxid.readBigInt64BE(0), 0x0102030405n);
   });
 
-  it('leaves a failed reply to nzc (its callback gets the error), and frames of an old socket are dropped', () => {
-    const manager = fakeManager([3]);
-    const tap = new NzcReplyTap(manager);
-    const taken = expectBody(tap, manager, 3);
+  it('joins frames that come a byte at a time', () => {
+    const manager = fakeManager([
+      { xid: 7, raw: true },
+      { xid: 8, raw: false },
+    ]);
+    tapOf(manager);
+    for (let i = 0; i < stream.length; i++) manager.onSocketData(stream.subarray(i, i + 1));
+    assert.deepEqual(manager.log, expected);
+  });
+
+  it("gives a raw request the server's error as nzc's exception; frames of an old socket are dropped", () => {
+    const manager = fakeManager([{ xid: 3, raw: true }]);
+    tapOf(manager);
     const failed = frame(3, -101);
     manager.onSocketData(failed.subarray(0, 10));
     (manager as { socket: object }).socket = {}; // reconnect: the half frame is void
     manager.onSocketData(failed);
-    assert.equal(taken.body, undefined);
-    assert.deepEqual(manager.seen, [failed]);
+    assert.deepEqual(manager.log, ['answer 3: error -101 ']);
   });
 
-  it('takes only the body of the reply that answers an expected request, however many are out', () => {
-    const manager = fakeManager([1, 2, 3, 4]);
-    const tap = new NzcReplyTap(manager);
-    const first = expectBody(tap, manager, 1);
-    const third = expectBody(tap, manager, 3);
-    const fourth = expectBody(tap, manager, 4);
-    tap.forget({ header: manager.pendingQueue[3]!.request.header, takeBody: () => {} });
+  it('leaves a reply that does not answer the head of the pending queue to nzc', () => {
+    const manager = fakeManager([
+      { xid: 1, raw: true },
+      { xid: 2, raw: false },
+      { xid: 3, raw: true },
+    ]);
+    tapOf(manager);
     manager.onSocketData(
       Buffer.concat([
         frame(1, 0, Buffer.from('one')),
         frame(2, 0, Buffer.from('two')),
-        frame(3, 0, Buffer.from('three')),
-        frame(4, 0, Buffer.from('four')),
+        frame(5, 0, Buffer.from('out of order')), // nzc drops the connection over this one
       ]),
     );
-    assert.deepEqual(
-      [first.body, third.body, fourth.body],
-      [Buffer.from('one'), Buffer.from('three'), undefined],
-    );
-    assert.deepEqual(manager.seen, [
-      frame(1, 0),
-      frame(2, 0, Buffer.from('two')), // not expected: nzc decodes it
-      frame(3, 0),
-      frame(4, 0, Buffer.from('four')), // forgotten
-    ]);
+    assert.deepEqual(manager.log, ['answer 1: null one', 'nzc 2 two', 'nzc 5 out of order']);
   });
 });
