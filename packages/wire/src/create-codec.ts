@@ -38,6 +38,11 @@ export function decodeCreate2(body: Buffer): { path: string; stat: Buffer } {
   return { path, stat: reader.bytes(STAT_BYTES) };
 }
 
+/** The classic create's CreateResponse: the created path (as the server names it). */
+export function decodeCreate(body: Buffer): string {
+  return new JuteReader(body).string() ?? '';
+}
+
 /** The op that creates a node in `mode` and answers with its Stat. */
 export function create2OpCode(mode: CreateModeName): number {
   if (mode === 'CONTAINER') return OpCode.createContainer;

@@ -28,7 +28,7 @@ export { decodeStat, STAT_BYTES } from './stat.js';
 export type { Stat } from './stat.js';
 
 // Request and reply codecs
-export { create2OpCode, decodeCreate2, encodeCreate2 } from './create-codec.js';
+export { create2OpCode, decodeCreate, decodeCreate2, encodeCreate2 } from './create-codec.js';
 export { encodeDelete } from './delete-codec.js';
 export { decodeMulti, encodeMulti } from './multi-codec.js';
 export type { MultiOp, MultiOpResult } from './multi-codec.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { create2OpCode, decodeCreate2, encodeCreate2 } from '../src/create-codec.js';
+import { create2OpCode, decodeCreate, decodeCreate2, encodeCreate2 } from '../src/create-codec.js';
 import { CreateFlag } from '../src/create-flag.js';
 import { JuteWriter } from '../src/jute-writer.js';
 import { OpCode } from '../src/op-code.js';
@@ -60,6 +60,13 @@ describe('decodeCreate2', () => {
       statBytes().subarray(0, 60),
     ]);
     assert.throws(() => decodeCreate2(reply), /need 68 bytes/);
+  });
+});
+
+describe('decodeCreate', () => {
+  it("reads the classic create's reply: the created path alone", () => {
+    const body = new JuteWriter(32).string('/q/item-0000000007').toBuffer();
+    assert.equal(decodeCreate(body), '/q/item-0000000007');
   });
 });
 

@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import {
   AddWatchMode as ADD_WATCH_MODE,
+  decodeCreate,
   decodeCreate2,
   decodeGetChildren2,
   decodeGetData,
@@ -69,6 +70,7 @@ import { TransactionFailedError } from '../client/transaction-failed-error.js';
 
 // The op codes under the names this module's requests were written with.
 const {
+  create: OP_CREATE,
   create2: OP_CREATE2,
   createContainer: OP_CREATE_CONTAINER,
   createTTL: OP_CREATE_TTL,
@@ -424,14 +426,13 @@ export class NzcHandle {
     if (createOpCode(mode) !== OP_CREATE2) {
       return this.create2(path, data, acl, mode, ttlMs).then((created) => created.path);
     }
-    return this.#request((resolve, reject) => {
-      const sentAtMs = this.#send();
-      this.#client.create(path, data, toNzcAcls(acl), NZC_MODE[mode], (error, created) => {
-        this.#replied(sentAtMs, error);
-        if (error) reject(wireError(error, path));
-        else resolve(created);
-      });
-    });
+    // The classic create (op 1), as nzc's `create` sends it: the same CreateRequest, answered
+    // with the path alone.
+    const chroot = this.#client.connectionManager.chrootPath;
+    const body = encodeCreate2(withChroot(chroot, path), data, acl, NZC_MODE[mode]);
+    return this.#sendDecoded(rawRequest(OP_CREATE, body), path, (reply) =>
+      withoutChroot(chroot, decodeCreate(reply)),
+    );
   }
 
   /**
