@@ -6,7 +6,7 @@ export { JuteWriter } from './jute-writer.js';
 export { JuteReader } from './jute-reader.js';
 export { FrameDecoder } from './frame-decoder.js';
 export { encodeRequest } from './request-frame.js';
-export { corkForThisTick } from './tick-write-batch.js';
+export { corkUntilNextMicrotask } from './write-batch.js';
 export { readReplyHeader } from './reply-header.js';
 export type { ReplyHeader } from './reply-header.js';
 export { decodeConnectResponse, encodeConnectRequest } from './connect-codec.js';

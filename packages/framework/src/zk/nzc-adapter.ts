@@ -24,7 +24,7 @@ import {
   encodePathWatch,
   encodeSetData,
   CreateFlag,
-  corkForThisTick,
+  corkUntilNextMicrotask,
   ZooKeeperErrorCode,
   OpCode,
   WatcherType,
@@ -363,12 +363,12 @@ export class NzcHandle {
   }
 
   /**
-   * nzc writes every request with its own socket.write (one syscall each): the requests of one
-   * tick go out in one write instead.
+   * nzc writes every request with its own socket.write (one syscall each): the requests made
+   * in one stretch of synchronous code go out in one write instead.
    */
   #batchWrites(): void {
     const socket = this.#client.connectionManager.socket;
-    if (socket) corkForThisTick(socket);
+    if (socket) corkUntilNextMicrotask(socket);
   }
 
   /** Drops the TCP connection; nzc then fails in-flight requests and tries the next server. */

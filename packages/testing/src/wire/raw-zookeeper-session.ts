@@ -7,7 +7,7 @@ import type { SessionCredentials, SessionOwner } from '../session-credentials.js
 import { timing } from '../timing.js';
 import { handshake, parseConnectString, type HostPort } from './connect-handshake.js';
 import {
-  corkForThisTick,
+  corkUntilNextMicrotask,
   encodeCreate2,
   encodeDelete,
   encodeRequest,
@@ -207,7 +207,7 @@ export class RawZooKeeperSession implements SessionOwner, AsyncDisposable {
     }
     const xid = type === OpCode.ping ? Xid.ping : this.#nextXid++;
     const reply = this.#replies.expect(xid, describe, path);
-    corkForThisTick(this.#socket); // a tick's requests leave in one write
+    corkUntilNextMicrotask(this.#socket); // requests made together leave in one write
     this.#socket.write(
       encodeRequest(xid, type, body instanceof JuteWriter ? body.toBuffer() : body),
     );
