@@ -41,6 +41,8 @@ export { BackgroundRetry } from '../retry/background-retry.js';
 export type { BackgroundRetryOptions } from '../retry/background-retry.js';
 // A listener on a signal that many waits share, without Node's per-listener cost and warning
 export { onAbort } from '../retry/on-abort.js';
+// Many deadlines on one timer (a release's wait for its answer)
+export { DueSweep } from '../retry/due-sweep.js';
 // A sleep and a race that end when a signal aborts
 export { abortableSleep } from '../retry/abortable-sleep.js';
 export { untilAborted } from '../retry/retry-loop.js';
