@@ -37,6 +37,8 @@ export interface CreateRequest {
   readonly orSetData: boolean;
   /** The protected-mode UUID, one per create call; undefined when not protected. */
   readonly protectedId: string | undefined;
+  /** The path the create sends: `path`, or with protection its `_c_<uuid>-` form. */
+  readonly sendPath: string;
   /** Also learn the node's Stat (create2). */
   readonly withStat: boolean;
   /** The caller's signal: a request still waiting for a connection is dropped when it aborts. */
@@ -73,9 +75,13 @@ function childPath(parent: string, name: string): string {
  * Curator's bytes, so Curator and zkrecipes recognise each other's nodes.
  */
 export function pathToSend(request: CreateRequest): string {
-  if (request.protectedId === undefined) return request.path;
-  const { parent, name } = splitPath(request.path);
-  return childPath(parent, protectedNodeName(request.protectedId, name));
+  return request.sendPath;
+}
+
+/** `path` with its node name in protected form for `uuid` (a canonical UUID of our own). */
+function protectedPath(path: string, uuid: string): string {
+  const { parent, name } = splitPath(path);
+  return childPath(parent, protectedNodeName(uuid, name));
 }
 
 /**
@@ -111,6 +117,8 @@ export function prepareCreate(
   validateFlag('stat', options.stat);
   validateSignal(options.signal);
   if (acl !== undefined) validateAcl(acl, path);
+  // One id per call, kept across retries: it is how a retry recognises the first attempt's node.
+  const protectedId = options.protection === true ? randomUUID() : undefined;
   const request: CreateRequest = {
     path: serverPath,
     data: toNodeData(data, path, true),
@@ -120,13 +128,13 @@ export function prepareCreate(
     createParents: options.createParents ?? false,
     parentMode: (options.containerParents ?? useContainerParents) ? 'CONTAINER' : 'PERSISTENT',
     orSetData: options.orSetData ?? false,
-    // One id per call, kept across retries: it is how a retry recognises the first attempt's node.
-    protectedId: options.protection === true ? randomUUID() : undefined,
+    protectedId,
+    sendPath: protectedId === undefined ? serverPath : protectedPath(serverPath, protectedId),
     withStat: options.stat === true,
     signal: options.signal,
   };
   // The protected name is 40 characters longer; it must still be a valid path.
-  if (request.protectedId !== undefined) validatePath(pathToSend(request), { sequential });
+  if (protectedId !== undefined) validatePath(request.sendPath, { sequential });
   return request;
 }
 
