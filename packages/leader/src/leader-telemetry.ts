@@ -44,6 +44,11 @@ export class LeaderTelemetry {
 
   /** The recipe looked where it stands: `leading` now (called on every look, changed or not). */
   observed(leading: boolean): void {
+    if (this.#term === undefined && !this.#recording()) {
+      // Nothing records (this is on a hand-over's path): no term to time or trace.
+      this.#watchFiredMs = undefined;
+      return;
+    }
     const now = performance.now();
     if (leading && this.#term === undefined) {
       this.#transitions().add(1, this.#gained);
@@ -63,6 +68,10 @@ export class LeaderTelemetry {
   /** The recipe closed: a term still open ends now. */
   closed(): void {
     if (this.#term !== undefined) this.#endTerm(performance.now());
+  }
+
+  #recording(): boolean {
+    return this.#telemetry.metricsEnabled || this.#telemetry.tracingEnabled;
   }
 
   /** Records the time since the watch event, if one began a wait that is still open. */

@@ -19,6 +19,9 @@ export interface AcquireTrace {
 
 const OUTCOMES: readonly AcquireOutcome[] = ['acquired', 'timed_out', 'error'];
 
+/** The trace of an acquire when nothing records. */
+const NOT_TRACED: AcquireTrace = { end: () => {} };
+
 /** @internal The telemetry of one lock object. */
 export class LockTelemetry {
   readonly #telemetry: ClientTelemetry;
@@ -41,6 +44,8 @@ export class LockTelemetry {
 
   /** An acquire begins: its span starts and its wait is timed (`acquire(0)` is only counted). */
   acquireStarted(timeoutMs: number | undefined): AcquireTrace {
+    // Nothing records: no span, no clock, no attributes (this is on every acquire's path).
+    if (!this.#telemetry.metricsEnabled && !this.#telemetry.tracingEnabled) return NOT_TRACED;
     const tryOnly = timeoutMs === 0;
     const startMs = performance.now();
     const span = this.#telemetry.startSpan('zkrecipes.lock.acquire', {
@@ -52,31 +57,34 @@ export class LockTelemetry {
     };
   }
 
-  /** `hold` was taken: times it until `released`, and counts its lost signal if it fires. */
+  /**
+   * `hold` was taken: times it until `released`, and counts its lost signal if it fires. All
+   * of it is metrics: nothing to do (not even the signal to make) when none are recorded.
+   */
   held(hold: object, lost: () => AbortSignal): void {
+    if (!this.#telemetry.metricsEnabled) return;
     this.#holding().add(1, this.#attributes);
     const trace = new HoldTrace(performance.now());
     this.#holds.set(hold, trace);
-    if (this.#telemetry.metricsEnabled) {
-      lost().addEventListener(
-        'abort',
-        () => {
-          if (trace.releasedMs === undefined) {
-            this.#telemetry
-              .counter('zkrecipes.lock.lost', {
-                description: 'Lost signals fired while a hold was in force',
-                unit: '{signal}',
-              })
-              .add(1, this.#attributes);
-          }
-        },
-        { once: true },
-      );
-    }
+    lost().addEventListener(
+      'abort',
+      () => {
+        if (trace.releasedMs === undefined) {
+          this.#telemetry
+            .counter('zkrecipes.lock.lost', {
+              description: 'Lost signals fired while a hold was in force',
+              unit: '{signal}',
+            })
+            .add(1, this.#attributes);
+        }
+      },
+      { once: true },
+    );
   }
 
   /** `hold` was given back (release() or close() called); a second call does nothing. */
   released(hold: object): void {
+    if (!this.#telemetry.metricsEnabled) return;
     const trace = this.#holds.get(hold);
     if (trace === undefined || trace.releasedMs !== undefined) return;
     trace.releasedMs = performance.now();

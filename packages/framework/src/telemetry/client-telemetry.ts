@@ -2,6 +2,7 @@
 // through `@opentelemetry/api`, which does nothing until the application installs an SDK: then
 // `metricsEnabled` is false and the hot path (every request) skips even reading the clock.
 import {
+  ProxyTracerProvider,
   SpanStatusCode,
   createNoopMeter,
   metrics,
@@ -62,6 +63,8 @@ export class ClientTelemetry {
   readonly metricsEnabled: boolean;
   /** Whether recipes add `zkrecipes.path` to their attributes. */
   readonly recordPaths: boolean;
+  /** The global provider when no provider was given: an SDK may register behind it later. */
+  readonly #globalTracerProvider: ProxyTracerProvider | undefined;
   readonly #instruments = new Map<string, unknown>();
   readonly #gauges = new Map<string, GaugeSources>();
 
@@ -73,6 +76,21 @@ export class ClientTelemetry {
     this.tracer = tracerProvider.getTracer(INSTRUMENTATION_SCOPE, INSTRUMENTATION_VERSION);
     this.metricsEnabled = this.meter !== createNoopMeter();
     this.recordPaths = options.recordPaths ?? false;
+    this.#globalTracerProvider =
+      tracerProvider instanceof ProxyTracerProvider ? tracerProvider : undefined;
+  }
+
+  /**
+   * False while spans go nowhere: the global tracer provider has no SDK behind it (asked on
+   * each call, since an SDK may register at any time). A recipe then skips building a span's
+   * attributes. A provider passed in is taken to record.
+   */
+  get tracingEnabled(): boolean {
+    const global = this.#globalTracerProvider;
+    return (
+      global === undefined ||
+      global.getDelegateTracer(INSTRUMENTATION_SCOPE, INSTRUMENTATION_VERSION) !== undefined
+    );
   }
 
   /**
