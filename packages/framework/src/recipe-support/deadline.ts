@@ -3,6 +3,8 @@
 // operation of the call gets `deadline.signal`, every wait `deadline.atMs`, instead of each
 // layer turning a timeout into a deadline and back.
 
+import { expiryFor, type SharedExpiry } from './expiry-signals.js';
+
 /** Options of {@link Deadline.of}. */
 export interface DeadlineOptions {
   /** Milliseconds from now; undefined means no time limit. */
@@ -23,12 +25,18 @@ export class Deadline {
   readonly atMs: number | undefined;
   /** The caller's own signal. */
   readonly callerSignal: AbortSignal | undefined;
-  #controller: AbortController | undefined;
+  readonly #timeoutMs: number | undefined;
+  #expiry: SharedExpiry | undefined;
   #signal: AbortSignal | undefined;
-  #timer: NodeJS.Timeout | undefined;
+  #disposed = false;
 
-  private constructor(atMs: number | undefined, callerSignal: AbortSignal | undefined) {
+  private constructor(
+    atMs: number | undefined,
+    timeoutMs: number | undefined,
+    callerSignal: AbortSignal | undefined,
+  ) {
     this.atMs = atMs;
+    this.#timeoutMs = timeoutMs;
     this.callerSignal = callerSignal;
   }
 
@@ -37,6 +45,7 @@ export class Deadline {
     const { timeoutMs, signal } = options;
     return new Deadline(
       timeoutMs === undefined ? undefined : performance.now() + timeoutMs,
+      timeoutMs,
       signal,
     );
   }
@@ -53,34 +62,27 @@ export class Deadline {
 
   /**
    * Aborts with the caller's reason when the caller's signal aborts, and with a TimeoutError
-   * when the time runs out; undefined when there is neither (nothing to pass down). Its timer
-   * starts on first use and ends with {@link dispose}.
+   * when the time runs out (at most 10 ms, or 1% of the timeout, after it: calls with nearby
+   * deadlines share one signal, see expiry-signals.ts); undefined when there is neither
+   * (nothing to pass down). Made on first use; {@link dispose} lets go of it.
    */
   get signal(): AbortSignal | undefined {
     if (this.atMs === undefined) return this.callerSignal;
     if (this.#signal === undefined) {
-      const controller = new AbortController();
-      this.#controller = controller;
-      const atMs = this.atMs;
-      const expire = (): void => {
-        // A timer counts from the event loop's clock as of the start of the current turn, so
-        // it can fire early by however long that turn had run: never abort before atMs.
-        const leftMs = atMs - performance.now();
-        if (leftMs > 0) this.#timer = setTimeout(expire, Math.ceil(leftMs)).unref();
-        else controller.abort(new DOMException('the deadline passed', 'TimeoutError'));
-      };
-      expire();
+      const expiry = expiryFor(this.atMs, this.#timeoutMs ?? 0);
+      this.#expiry = expiry;
+      if (this.#disposed) expiry.leave(); // asked after the call was over: hold nothing
       this.#signal =
         this.callerSignal === undefined
-          ? controller.signal
-          : AbortSignal.any([this.callerSignal, controller.signal]);
+          ? expiry.signal
+          : AbortSignal.any([this.callerSignal, expiry.signal]);
     }
     return this.#signal;
   }
 
   /** True when `error` is this deadline's own expiry (not the caller's abort, not a failure). */
   isExpiry(error: unknown): boolean {
-    const own = this.#controller?.signal;
+    const own = this.#expiry?.signal;
     return own?.aborted === true && error === own.reason && this.callerSignal?.aborted !== true;
   }
 
@@ -89,13 +91,14 @@ export class Deadline {
     this.callerSignal?.throwIfAborted();
   }
 
-  /** Stops the timer (the call is over). */
+  /** The call is over: lets go of the expiry (its timer stops with the last call on it). */
   dispose(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#expiry?.leave();
   }
 
-  /** Calls {@link dispose}, so `using deadline = Deadline.of(...)` stops the timer on exit. */
+  /** Calls {@link dispose}, so `using deadline = Deadline.of(...)` lets go on exit. */
   [Symbol.dispose](): void {
     this.dispose();
   }

@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, it } from 'node:test';
+import { Deadline } from '../../src/recipe-support/deadline.js';
+import { EXPIRY_SLACK_MAX_MS } from '../../src/recipe-support/expiry-signals.js';
+
+describe('Deadline', () => {
+  it('calls with nearby deadlines share one signal, which aborts no earlier than either deadline and within the slack', async () => {
+    const first = Deadline.of({ timeoutMs: 150 });
+    const second = Deadline.of({ timeoutMs: 150 });
+    const far = Deadline.of({ timeoutMs: 400 });
+    assert.ok(first.signal !== undefined);
+    assert.equal(second.signal, first.signal, 'same timeout, made together: one signal');
+    assert.notEqual(far.signal, first.signal, 'a deadline far from it: its own');
+    let abortedAt = 0;
+    first.signal.addEventListener('abort', () => (abortedAt = performance.now()));
+    await sleep(250);
+    assert.ok(
+      abortedAt >= second.atMs!,
+      `aborted ${abortedAt - second.atMs!} ms after the later deadline`,
+    );
+    assert.ok(
+      abortedAt - first.atMs! < EXPIRY_SLACK_MAX_MS + 40,
+      'within the slack (and timer jitter)',
+    );
+    assert.equal(first.isExpiry(first.signal.reason), true);
+    assert.equal(second.isExpiry(second.signal.reason), true);
+    assert.equal(far.signal?.aborted, false);
+    for (const deadline of [first, second, far]) deadline.dispose();
+  });
+
+  it('a signal every call let go of never aborts (its timer went with the last)', async () => {
+    const one = Deadline.of({ timeoutMs: 60 });
+    const two = Deadline.of({ timeoutMs: 60 });
+    const signal = one.signal!;
+    assert.equal(two.signal, signal);
+    one.dispose();
+    one.dispose(); // twice is once
+    assert.equal(signal.aborted, false);
+    two.dispose();
+    await sleep(120);
+    assert.equal(signal.aborted, false);
+    const next = Deadline.of({ timeoutMs: 60 });
+    assert.notEqual(next.signal, signal, 'a new call does not join a let-go expiry');
+    next.dispose();
+  });
+
+  it("with the caller's signal: either ends it; only the time running out is an expiry", async () => {
+    const caller = new AbortController();
+    const deadline = Deadline.of({ timeoutMs: 5_000, signal: caller.signal });
+    const signal = deadline.signal!;
+    caller.abort(new Error('stop'));
+    assert.equal(signal.aborted, true);
+    assert.equal(deadline.isExpiry(signal.reason), false);
+    deadline.dispose();
+    const timed = Deadline.of({ timeoutMs: 30, signal: new AbortController().signal });
+    await sleep(60);
+    const late = timed.signal!; // first asked after the time ran out: aborted at once
+    assert.equal(late.aborted, true);
+    assert.equal(timed.isExpiry(late.reason), true);
+    timed.dispose();
+  });
+});
