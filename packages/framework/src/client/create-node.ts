@@ -17,7 +17,7 @@ import {
 import { isNodeExists, isNoNode } from '../errors/predicates.js';
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import type { Logger } from '../logging/logger.js';
-import { findProtectedNode, protectedNodeName } from '../paths/protected-name.js';
+import { findProtectedNode, protectedNameOfOwnId } from '../paths/protected-name.js';
 import { validatePath } from '../paths/validate-path.js';
 import type { Acl, CreateMode, Stat } from '../zk/zookeeper-types.js';
 import type { ZooKeeperOperations } from '../zk/zookeeper-operations.js';
@@ -78,10 +78,10 @@ export function pathToSend(request: CreateRequest): string {
   return request.sendPath;
 }
 
-/** `path` with its node name in protected form for `uuid` (a canonical UUID of our own). */
+/** `path` with its node name in protected form for `uuid` (our own randomUUID()). */
 function protectedPath(path: string, uuid: string): string {
   const { parent, name } = splitPath(path);
-  return childPath(parent, protectedNodeName(uuid, name));
+  return childPath(parent, protectedNameOfOwnId(uuid, name));
 }
 
 /**

@@ -23,10 +23,18 @@ function checkUuid(uuid: string): void {
   }
 }
 
+/**
+ * `'_c_' + uuid + '-' + name` for a UUID that is canonical by construction (our own
+ * `crypto.randomUUID()`): the protected create's own path, without checking the id again.
+ */
+export function protectedNameOfOwnId(uuid: string, name: string): string {
+  return `${PROTECTED_PREFIX}${uuid}${SEPARATOR}${name}`;
+}
+
 /** `'_c_' + uuid + '-'`, the prefix a protected create puts before the node name. */
 export function protectedPrefix(uuid: string): string {
   checkUuid(uuid);
-  return `${PROTECTED_PREFIX}${uuid}${SEPARATOR}`;
+  return protectedNameOfOwnId(uuid, '');
 }
 
 /**
@@ -36,7 +44,8 @@ export function protectedPrefix(uuid: string): string {
  * `crypto.randomUUID()` and keep it across retries.
  */
 export function protectedNodeName(uuid: string, name: string): string {
-  return `${protectedPrefix(uuid)}${name}`;
+  checkUuid(uuid);
+  return protectedNameOfOwnId(uuid, name);
 }
 
 /**
