@@ -1,9 +1,11 @@
 // The signals that abort when a call's time runs out. Making an AbortSignal and its timer costs
 // more than the rest of an uncontended lock acquire's own work (measured: the largest single
 // cost between a reply and the next request), and a busy service starts many calls with the
-// same timeout a few milliseconds apart. So calls whose deadlines fall within a small slack of
-// each other share one signal, which aborts at the latest of them: never before a call's own
-// deadline, and at most EXPIRY_SLACK_MAX_MS (or 1% of its timeout, if less) after it.
+// same timeout a few milliseconds apart, together or one after another. So calls whose
+// deadlines fall within a small slack of each other share one signal, which aborts at the
+// latest of them: never before a call's own deadline, and at most EXPIRY_SLACK_MAX_MS (or 1%
+// of its timeout, if less) after it. The newest expiry stays joinable after its calls ended;
+// its timer stops once a newer one replaces it with no call left on it.
 
 /** The most a shared expiry may fire after a call's own deadline. */
 export const EXPIRY_SLACK_MAX_MS = 10;
@@ -28,13 +30,20 @@ export class SharedExpiry {
     this.#members += 1;
   }
 
-  /** A member's call is over; with the last one gone the timer goes too. */
+  /**
+   * A member's call is over. With the last one gone the timer goes too, unless new calls may
+   * still join (it is the current one): calls made one after another share it then.
+   */
   leave(): void {
     this.#members -= 1;
+    if (current !== this) this.retireIfUnused();
+  }
+
+  /** Stops the timer when no call uses this expiry any more (nobody to abort). */
+  retireIfUnused(): void {
     if (this.#members > 0) return;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    if (current === this) current = undefined;
   }
 
   #expireAt(): void {
@@ -66,6 +75,7 @@ export function expiryFor(atMs: number, timeoutMs: number): SharedExpiry {
     shared.join();
     return shared;
   }
+  shared?.retireIfUnused();
   const created = new SharedExpiry(atMs + slackMs);
   current = created;
   created.join();
