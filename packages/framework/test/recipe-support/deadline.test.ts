@@ -6,15 +6,16 @@ import { EXPIRY_SLACK_MAX_MS } from '../../src/recipe-support/expiry-signals.js'
 
 describe('Deadline', () => {
   it('calls with nearby deadlines share one signal, which aborts no earlier than either deadline and within the slack', async () => {
-    const first = Deadline.of({ timeoutMs: 150 });
-    const second = Deadline.of({ timeoutMs: 150 });
-    const far = Deadline.of({ timeoutMs: 400 });
+    // 500 ms: a slack of 5 ms; both are made before either signal is asked for.
+    const first = Deadline.of({ timeoutMs: 500 });
+    const second = Deadline.of({ timeoutMs: 500 });
+    const far = Deadline.of({ timeoutMs: 2_000 });
     assert.ok(first.signal !== undefined);
     assert.equal(second.signal, first.signal, 'same timeout, made together: one signal');
     assert.notEqual(far.signal, first.signal, 'a deadline far from it: its own');
     let abortedAt = 0;
     first.signal.addEventListener('abort', () => (abortedAt = performance.now()));
-    await sleep(250);
+    await sleep(600);
     assert.ok(
       abortedAt >= second.atMs!,
       `aborted ${abortedAt - second.atMs!} ms after the later deadline`,
@@ -30,16 +31,17 @@ describe('Deadline', () => {
   });
 
   it('calls one after another share the newest expiry; one replaced with no call left on it never aborts', async () => {
-    const one = Deadline.of({ timeoutMs: 60 });
+    // 1 s: a slack of 10 ms, so a loaded machine still makes the second within it.
+    const one = Deadline.of({ timeoutMs: 1_000 });
     const signal = one.signal!;
     one.dispose();
     one.dispose(); // twice is once
-    const next = Deadline.of({ timeoutMs: 60 });
+    const next = Deadline.of({ timeoutMs: 1_000 });
     assert.equal(next.signal, signal, 'made after the first ended, within its slack: joins it');
     next.dispose();
     const later = Deadline.of({ timeoutMs: 5_000 });
     assert.notEqual(later.signal, signal, 'far from it: a new expiry replaces it');
-    await sleep(120);
+    await sleep(1_100);
     assert.equal(signal.aborted, false, 'replaced with no call on it: its timer is gone');
     later.dispose();
   });
