@@ -44,7 +44,7 @@ export class LeaderTelemetry {
 
   /** The recipe looked where it stands: `leading` now (called on every look, changed or not). */
   observed(leading: boolean): void {
-    if (this.#term === undefined && !this.#recording()) {
+    if (this.#term === undefined && !this.#telemetry.recording) {
       // Nothing records (this is on a hand-over's path): no term to time or trace.
       this.#watchFiredMs = undefined;
       return;
@@ -68,10 +68,6 @@ export class LeaderTelemetry {
   /** The recipe closed: a term still open ends now. */
   closed(): void {
     if (this.#term !== undefined) this.#endTerm(performance.now());
-  }
-
-  #recording(): boolean {
-    return this.#telemetry.metricsEnabled || this.#telemetry.tracingEnabled;
   }
 
   /** Records the time since the watch event, if one began a wait that is still open. */

@@ -30,8 +30,7 @@ export class HoldValidity {
   readonly #epoch: number;
   readonly #path: string;
   #controller: AbortController | undefined;
-  #cancel: (() => void) | undefined;
-  /** What `end()` stops: the `onLost` subscriptions still waiting. */
+  /** What `end()` stops: the subscriptions (the signal's, `onLost`'s) still waiting. */
   #lossListeners: Set<() => void> | undefined;
   #ended = false;
 
@@ -45,14 +44,7 @@ export class HoldValidity {
     if (this.#controller === undefined) {
       const controller = new AbortController();
       this.#controller = controller;
-      const cause = this.#watch.lossSince(this.#epoch);
-      if (cause !== undefined) controller.abort(lossReason(cause, this.#path));
-      else if (!this.#ended) {
-        this.#cancel = this.#watch.onNextLoss((next) => {
-          this.#cancel = undefined;
-          controller.abort(lossReason(next, this.#path));
-        });
-      }
+      this.#whenLost((reason) => controller.abort(reason));
     }
     return this.#controller.signal;
   }
@@ -76,6 +68,14 @@ export class HoldValidity {
       signal.addEventListener('abort', follow, { once: true });
       return () => signal.removeEventListener('abort', follow);
     }
+    return this.#whenLost(listener);
+  }
+
+  /**
+   * The one rule of both: `listener` gets the loss since the hold was confirmed at once, else
+   * the next one, unless the hold ends first. Returns the function that stops listening.
+   */
+  #whenLost(listener: (reason: Error) => void): () => void {
     const cause = this.#watch.lossSince(this.#epoch);
     if (cause !== undefined) {
       listener(lossReason(cause, this.#path));
@@ -112,8 +112,6 @@ export class HoldValidity {
   /** The hold ended normally: stop listening (the signal stays as it is). */
   end(): void {
     this.#ended = true;
-    this.#cancel?.();
-    this.#cancel = undefined;
     if (this.#lossListeners !== undefined) {
       for (const stop of this.#lossListeners) stop();
       this.#lossListeners = undefined;

@@ -45,7 +45,7 @@ export class LockTelemetry {
   /** An acquire begins: its span starts and its wait is timed (`acquire(0)` is only counted). */
   acquireStarted(timeoutMs: number | undefined): AcquireTrace {
     // Nothing records: no span, no clock, no attributes (this is on every acquire's path).
-    if (!this.#telemetry.metricsEnabled && !this.#telemetry.tracingEnabled) return NOT_TRACED;
+    if (!this.#telemetry.recording) return NOT_TRACED;
     const tryOnly = timeoutMs === 0;
     const startMs = performance.now();
     const span = this.#telemetry.startSpan('zkrecipes.lock.acquire', {

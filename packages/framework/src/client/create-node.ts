@@ -37,7 +37,10 @@ export interface CreateRequest {
   readonly orSetData: boolean;
   /** The protected-mode UUID, one per create call; undefined when not protected. */
   readonly protectedId: string | undefined;
-  /** The path the create sends: `path`, or with protection its `_c_<uuid>-` form. */
+  /**
+   * The path the create sends: `path`, or with protection its node name as `_c_<uuid>-<name>`,
+   * exactly Curator's bytes, so Curator and zkrecipes recognise each other's nodes.
+   */
   readonly sendPath: string;
   /** Also learn the node's Stat (create2). */
   readonly withStat: boolean;
@@ -68,14 +71,6 @@ export function splitPath(path: string): { parent: string; name: string } {
 
 function childPath(parent: string, name: string): string {
   return parent === '/' ? `/${name}` : `${parent}/${name}`;
-}
-
-/**
- * The path a create sends: with protection the node name becomes `_c_<uuid>-<name>`, exactly
- * Curator's bytes, so Curator and zkrecipes recognise each other's nodes.
- */
-export function pathToSend(request: CreateRequest): string {
-  return request.sendPath;
 }
 
 /** `path` with its node name in protected form for `uuid` (our own randomUUID()). */
@@ -159,7 +154,7 @@ export async function createAttempt(
     const found = await findOurProtectedNode(deps, request, request.protectedId);
     if (found !== undefined) return found;
   }
-  const path = pathToSend(request);
+  const path = request.sendPath;
   try {
     return await createWithParents(deps, request, path);
   } catch (error) {

@@ -6,7 +6,7 @@ import type {
   ClientLifecycle,
   UnhandledError,
 } from './client-context.js';
-import { createAttempt, pathToSend, prepareCreate, splitPath } from './create-node.js';
+import { createAttempt, prepareCreate, splitPath } from './create-node.js';
 import { bodyBytes, checkRequestSize, multiBytes, type RequestShape } from './request-size.js';
 import { deleteNode } from './delete-node.js';
 import { ensurePath } from './ensure-path.js';
@@ -303,7 +303,7 @@ export class FrameworkClient {
     const { aclProvider, useContainerParents } = this.#context;
     const request = prepareCreate(path, options, this.#mapper, aclProvider, useContainerParents);
     const { data, acl } = request;
-    this.#checkSize('create', path, { pathBytes: this.#wireBytes(pathToSend(request)), data, acl });
+    this.#checkSize('create', path, { pathBytes: this.#wireBytes(request.sendPath), data, acl });
     const deps = {
       ops: this.#context.ops,
       parentAcl: (parent: string) => resolveAcl(this.#context.aclProvider, parent),

@@ -93,6 +93,11 @@ export class ClientTelemetry {
     );
   }
 
+  /** Whether anything records at all (metrics or spans): else a recipe can skip its telemetry. */
+  get recording(): boolean {
+    return this.metricsEnabled || this.tracingEnabled;
+  }
+
   /**
    * The attributes of a recipe instance: `zkrecipes.recipe` (its class name) and, when paths
    * are recorded, `zkrecipes.path`. Build it once per instance and reuse it.

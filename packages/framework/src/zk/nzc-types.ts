@@ -128,7 +128,6 @@ export interface NzcClient {
   getSessionPassword(): Buffer;
   getSessionTimeout(): number;
   addAuthInfo(scheme: string, auth: Buffer): void;
-  create(path: string, data: Buffer, acls: unknown[], mode: number, cb: NzcCallback<string>): void;
   remove(path: string, version: number, cb: (error: NzcException | null) => void): void;
   getACL(
     path: string,
