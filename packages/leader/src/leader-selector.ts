@@ -423,6 +423,8 @@ export class LeaderSelector {
     this.#leadership.set(true);
     const leadership = new SelectorLeadership(this.#client, signal);
     const led = this.#runTakeLeadership(signal, leadership);
+    // After takeLeadership started: its first steps do not wait for this request.
+    this.#mutex.announceHold(signal);
     attempt.leading = led;
     await led;
   }

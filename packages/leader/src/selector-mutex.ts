@@ -44,11 +44,31 @@ class LeaderlessWatch implements QueueObserver {
 
 /** @internal The mutex a LeaderSelector queues on. */
 export class SelectorMutex extends InterProcessMutex {
+  readonly #client: FrameworkClient;
+  readonly #idBytes: Buffer;
   readonly #leaderless: LeaderlessWatch;
 
   constructor(client: FrameworkClient, path: string, id: string, telemetry: LeaderTelemetry) {
-    super(client, path, { lockData: Buffer.from(id, 'utf8') });
+    const idBytes = Buffer.from(id, 'utf8');
+    super(client, path, { lockData: idBytes });
+    this.#client = client;
+    this.#idBytes = idBytes;
     this.#leaderless = new LeaderlessWatch(telemetry);
+  }
+
+  /**
+   * Tells the participant behind the hold's node that this node now leads: rewrites the node's
+   * data with the same bytes (only while it is still the create's version 0, so nothing else's
+   * data is overwritten). Its watch on our node fires, and it looks at the queue again while we
+   * lead: when our node then goes, its last look has nothing ahead of ours, and it takes over
+   * without reading the children (one round trip less than Curator's hand-over). Best effort,
+   * given up with `signal` (the leadership's): a failure only leaves the successor reading the
+   * children, as Curator's does.
+   */
+  announceHold(signal: AbortSignal): void {
+    const path = this.getLockPath();
+    if (path === undefined) return;
+    this.#client.setData(path, this.#idBytes, { version: 0, signal }).catch(() => undefined);
   }
 
   /** Called as each attempt starts, before it queues. */

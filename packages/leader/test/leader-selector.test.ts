@@ -102,6 +102,56 @@ describe('LeaderSelector', () => {
     }
   });
 
+  it('a new leader rewrites its node’s data with the same id: the participant behind it looks again while it leads, and later takes over without reading the children', async () => {
+    const path = uniquePath('selector');
+    const witness = new LeaderWitness();
+    const [a, b, c] = ['a', 'b', 'c'].map((id, i) => contender(clients[i]!, path, id, witness));
+    // Counts c's children reads (the lock loop reads through the client's method).
+    const cClient = clients[2]!;
+    let cReads = 0;
+    const getChildren = cClient.getChildren.bind(cClient);
+    Object.assign(cClient, {
+      getChildren: (...args: Parameters<typeof getChildren>) => {
+        cReads += 1;
+        return getChildren(...args);
+      },
+    });
+    try {
+      for (const { selector } of [a!, b!, c!]) {
+        await selector.start();
+        await waitFor(async () => (await ids(selector)).includes(selector.id));
+      }
+      await waitFor(() => a!.selector.isLeader, { message: 'a leads' });
+      // c's last look is [a, b, c]: when b goes, a may still be ahead of it, unless it looks
+      // again in between. b's announcement is what makes it look again.
+      const readsBeforeB = cReads;
+      a!.release();
+      await waitFor(() => b!.selector.isLeader, { message: 'b leads' });
+      await waitFor(() => cReads > readsBeforeB, { message: 'c looks again while b leads' });
+      const nodes = await clients[3]!.getChildren(path);
+      const layout = await Promise.all(
+        nodes.map(async (node) => {
+          const { data, stat } = await clients[3]!.getData(`${path}/${node}`);
+          return `${Buffer.from(data).toString('utf8')}@${stat.version}`;
+        }),
+      );
+      assert.deepEqual(
+        layout.sort(),
+        ['b@1', 'c@0'],
+        'the leader’s data is its id, rewritten once',
+      );
+      const readsBeforeHandOver = cReads;
+      b!.release();
+      await waitFor(() => c!.selector.isLeader, { message: 'c leads' });
+      assert.equal(cReads, readsBeforeHandOver, 'c took over on the deletion alone');
+      assert.deepEqual(witness.leaders, ['a', 'b', 'c']);
+      assert.deepEqual(witness.violations, []);
+    } finally {
+      delete (cClient as { getChildren?: unknown }).getChildren;
+      await closeAll([a!.selector, b!.selector, c!.selector]);
+    }
+  });
+
   it('without autoRequeue an attempt ends with takeLeadership; requeue() queues again and is false while queued', async () => {
     const path = uniquePath('selector');
     const witness = new LeaderWitness();
