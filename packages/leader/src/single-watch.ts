@@ -2,6 +2,7 @@
 // leads. Setting a watch on another node silences the previous one (the wire client cannot
 // remove a watch from the server; a silenced one fires into nothing).
 import { isNoNode, type FrameworkClient, type Stat, type WatchedEvent } from '@zkrecipes/framework';
+import { withdraw } from '@zkrecipes/framework/recipe-support';
 
 /** Reads nodes with a watch, keeping only the latest watch alive. */
 export class SingleWatch {
@@ -57,7 +58,7 @@ export class SingleWatch {
 
   /** Silences the live watch, if any (its read, if still out, rejects). */
   silence(): void {
-    this.#current?.silence.abort();
+    if (this.#current !== undefined) withdraw(this.#current.silence);
     this.#current = undefined;
   }
 }

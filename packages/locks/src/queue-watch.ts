@@ -11,7 +11,7 @@ import {
 } from '@zkrecipes/framework';
 import type { QueueObserver } from './lock-internals.js';
 import { WATCH_CHILDREN } from './lock-driver.js';
-import { WakeWait, type ConnectionStream } from '@zkrecipes/framework/recipe-support';
+import { WakeWait, withdraw, type ConnectionStream } from '@zkrecipes/framework/recipe-support';
 
 /** One look at the queue. */
 export interface Listing {
@@ -160,6 +160,6 @@ export class QueueWatch implements Disposable {
   }
 
   [Symbol.dispose](): void {
-    this.#silence?.abort();
+    if (this.#silence !== undefined) withdraw(this.#silence);
   }
 }

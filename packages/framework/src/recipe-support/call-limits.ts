@@ -156,7 +156,7 @@ export class CallLimits implements Disposable {
  * watcher) and the call's, if any (ending the call ends the read).
  */
 export function watchSignal(wake: Wake, signal: AbortSignal | undefined): AbortSignal {
-  return signal === undefined ? wake.signal : AbortSignal.any([wake.signal, signal]);
+  return wake.signalWith(signal);
 }
 
 /**

@@ -23,6 +23,7 @@ export type { IterableObservable } from '../streams/iterable-observable.js';
 
 // Waiting: a watch, a deadline, a call's limits, the connection
 export { Wake } from './wake.js';
+export { WITHDRAWN, withdraw } from './withdrawn.js';
 export { deadlineOf, TIMED_OUT, WakeWait, waitForWake } from './wait-for-wake.js';
 export type { WaitForWakeDeadlineOptions, WaitForWakeOptions } from './wait-for-wake.js';
 export { RearmableWatch } from './rearmable-watch.js';
