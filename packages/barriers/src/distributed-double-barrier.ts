@@ -239,34 +239,43 @@ export class DistributedDoubleBarrier {
     const signal = limits?.signal;
     // Everyone watches the first listing; only the lowest member waits on that watch.
     let watchChildren = true;
-    // Set once the lowest member is gone: it leaves last, so the barrier is done.
-    let cleanUpReady = false;
     try {
       for (;;) {
         const wake = new Wake();
         try {
-          const [listed] = await Promise.allSettled([
-            client.getChildren(
+          let children: string[];
+          try {
+            children = await client.getChildren(
               this.#path,
               watchChildren ? { watch: wake.watch, signal: watchSignal(wake, signal) } : { signal },
-            ),
-            cleanUpReady ? client.delete(this.#readyPath, { quietly: true, signal }) : undefined,
-          ]);
-          if (listed.status === 'rejected' && !isNoNode(listed.reason)) throw listed.reason;
-          const members = sortedMembers(listed.status === 'fulfilled' ? listed.value : []);
+            );
+          } catch (error) {
+            if (!isNoNode(error)) throw error;
+            children = [];
+          }
+          const members = sortedMembers(children);
           const ourIndex = members.indexOf(this.#ourName);
           if (ourIndex < 0 && this.#ourNodeExists) throw this.#sessionGone(false);
           if (members.length === 0) {
-            if (!cleanUpReady) await client.delete(this.#readyPath, { quietly: true, signal });
+            // Everyone is out. Our lowest member took `ready` away before its own node, so the
+            // listing shows it only when the lowest went otherwise (its session ended) or did
+            // it after its node (Curator's order): then it is ours to delete, and waited for,
+            // so that nobody returns while `ready` could still let the next round's enter()
+            // through.
+            if (children.includes(READY_NODE)) {
+              await client.delete(this.#readyPath, { quietly: true, signal });
+            }
             return true;
           }
           // (Curator also returns when one node is left and ours is already gone; but that node
           // is a member still working, so this member waits for it like for any lowest one.)
           if (members.length === 1 && ourIndex === 0) {
-            // Only our node is left: the lowest member leaves last, and takes `ready` with it.
+            // Only our node is left: the lowest member leaves last, and takes `ready` with it,
+            // first, in the same round trip: the others are told of our node's deletion, and
+            // by then `ready` is gone too, so they need not delete it themselves.
             await Promise.all([
-              this.#removeOwnNode(signal),
               client.delete(this.#readyPath, { quietly: true, signal }),
+              this.#removeOwnNode(signal),
             ]);
             return true;
           }
@@ -282,7 +291,6 @@ export class DistributedDoubleBarrier {
               this.#ourNodeExists ? this.#removeOwnNode(signal) : undefined,
             ]);
             watchChildren = false;
-            cleanUpReady = true;
             if (stat === null) continue;
             event = other.event;
           } else {

@@ -77,6 +77,44 @@ describe('DistributedDoubleBarrier', () => {
     t.diagnostic(`round p50 ${percentile(times, 50).toFixed(2)} ms (jitter included)`);
   });
 
+  it('leave(): the lowest member deletes `ready` before its own node, so the others return without deleting it; `ready` is gone once any leave() returned', async () => {
+    const path = uniquePath('double');
+    const members = clients.slice(0, 4);
+    const readyDeletes: number[] = [];
+    const readyLeftAtReturn: boolean[] = [];
+    members.forEach((client, i) => {
+      const remove = client.delete.bind(client);
+      Object.assign(client, {
+        delete: (...args: Parameters<typeof remove>) => {
+          if (args[0] === `${path}/ready`) readyDeletes.push(i);
+          return remove(...args);
+        },
+      });
+    });
+    try {
+      for (let r = 0; r < 3; r += 1) {
+        readyDeletes.length = 0;
+        await Promise.all(
+          members.map(async (client) => {
+            const barrier = new DistributedDoubleBarrier(client, path, members.length);
+            assert.equal(await barrier.enter({ timeoutMs: 20_000 }), true);
+            assert.equal(await barrier.leave({ timeoutMs: 20_000 }), true);
+            readyLeftAtReturn.push((await clients[5]!.exists(`${path}/ready`)) !== null);
+          }),
+        );
+        assert.equal(readyDeletes.length, 1, `round ${r}: only the lowest deletes ready`);
+      }
+      assert.deepEqual(
+        readyLeftAtReturn.filter((left) => left),
+        [],
+        '`ready` never outlives a leave()',
+      );
+      assert.deepEqual(await clients[5]!.getChildren(path), []);
+    } finally {
+      for (const client of members) delete (client as { delete?: unknown }).delete;
+    }
+  });
+
   it('6 members for a quorum of 5 all enter and leave, none before 5 are in', async () => {
     const path = uniquePath('double');
     for (let r = 0; r < 5; r += 1) {
