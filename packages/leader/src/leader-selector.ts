@@ -20,6 +20,7 @@ import {
   checkClient,
   checkRecipeOptions,
   connectionStreamOf,
+  deleteOwnNode,
   whileConnected,
 } from '@zkrecipes/framework/recipe-support';
 import { runInFlow } from '@zkrecipes/locks';
@@ -291,6 +292,7 @@ export class LeaderSelector {
       // server can answer.
       await attempt.leading;
       await whileConnected(this.#client).wait(attempt.done);
+      if (attempt.leading === undefined) await this.#confirmLeftLine();
     }
     this.#leadership.close();
   }
@@ -440,6 +442,22 @@ export class LeaderSelector {
     } finally {
       leadership.end();
       this.#leadership.set(false);
+    }
+  }
+
+  /**
+   * After close() cut a wait in line short: that attempt sent its node's delete without
+   * waiting for the answer, as any cancelled acquire does, but close() promises the node is
+   * gone while connected. A second delete of it is answered after the first (one session's
+   * requests are answered in order), so waiting for it is waiting for the first.
+   */
+  async #confirmLeftLine(): Promise<void> {
+    const node = this.#mutex.queuedNode;
+    if (node === undefined) return;
+    try {
+      await deleteOwnNode(this.#client, node);
+    } catch (error) {
+      this.#logger.debug('could not confirm our node is gone; the session ends it', { error });
     }
   }
 

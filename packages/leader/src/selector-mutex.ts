@@ -47,6 +47,8 @@ export class SelectorMutex extends InterProcessMutex {
   readonly #client: FrameworkClient;
   readonly #idBytes: Buffer;
   readonly #leaderless: LeaderlessWatch;
+  /** The node the latest attempt queued with, once its create answered. */
+  #queued: string | undefined;
 
   constructor(client: FrameworkClient, path: string, id: string, telemetry: LeaderTelemetry) {
     const idBytes = Buffer.from(id, 'utf8');
@@ -73,7 +75,13 @@ export class SelectorMutex extends InterProcessMutex {
 
   /** Called as each attempt starts, before it queues. */
   attemptStarting(): void {
+    this.#queued = undefined;
     this.#leaderless.reset();
+  }
+
+  /** The node the latest attempt queued with; undefined until its create answered. */
+  get queuedNode(): string | undefined {
+    return this.#queued;
   }
 
   /**
@@ -87,6 +95,14 @@ export class SelectorMutex extends InterProcessMutex {
   protected override prepareAttempt(
     scope: Parameters<InterProcessMutex['prepareAttempt']>[0],
   ): ReturnType<InterProcessMutex['prepareAttempt']> {
-    return { ...super.prepareAttempt(scope), observer: this.#leaderless };
+    const shape = super.prepareAttempt(scope);
+    return {
+      ...shape,
+      observer: this.#leaderless,
+      onCreated: (path) => {
+        this.#queued = path;
+        shape.onCreated?.(path);
+      },
+    };
   }
 }

@@ -224,6 +224,36 @@ describe('LeaderSelector under faults', () => {
     }
   });
 
+  it('slow link (FaultProxy delay): close() of a participant waiting in line resolves once its node is gone', async () => {
+    const path = uniquePath('faults');
+    const proxy = await FaultProxy.start({ targetPort: server.port });
+    const clients = [
+      await connectedClient(server),
+      await connectedClient(server, { connectString: proxy.connectString, sessionTimeoutMs: 6000 }),
+    ];
+    const witness = new LeaderWitness();
+    const a = contender(clients[0]!, path, 'a', witness);
+    const b = contender(clients[1]!, path, 'b', witness);
+    try {
+      await a.selector.start();
+      await waitFor(() => a.selector.isLeader);
+      await b.selector.start();
+      await waitFor(async () => (await ids(a.selector)).length === 2);
+      proxy.delay(100);
+      await b.selector.close();
+      // Read on a's own (direct) connection: b's delete, sent through the slow link, must
+      // have been applied before close() resolved.
+      assert.deepEqual(await ids(a.selector), ['a'], 'b left the line');
+      assert.equal(a.selector.isLeader, true);
+      assert.deepEqual(witness.violations, []);
+    } finally {
+      proxy.heal();
+      await closeAll([a.selector, b.selector]);
+      await closeAll(clients);
+      await proxy.close();
+    }
+  });
+
   it('the leader’s client closed: its signal aborts with a ClosedError and the successor leads; the selector stays idle until closed', async () => {
     const path = uniquePath('faults');
     const clients = [await connectedClient(server), await connectedClient(server)];
