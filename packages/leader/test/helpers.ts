@@ -1,6 +1,7 @@
 // Shared test helpers: the overlap witness, contenders, and a deferred for hand-made waits.
 import type { FrameworkClient } from '@zkrecipes/framework';
 import { LeaderSelector } from '../src/leader-selector.js';
+import { waitFor } from '@zkrecipes/testing';
 
 /**
  * The invariant checker of the election tests: at most one leader at any instant. Leaders
@@ -86,4 +87,17 @@ export function contender(
 
 export async function ids(selector: LeaderSelector): Promise<string[]> {
   return (await selector.getParticipants()).map((participant) => participant.id);
+}
+
+/**
+ * Starts `leader` and waits until it leads, then starts each of `waiting` in turn and waits
+ * until the line shows all of them.
+ */
+export async function startInLine(leader: Contender, ...waiting: Contender[]): Promise<void> {
+  await leader.selector.start();
+  await waitFor(() => leader.selector.isLeader, { message: `${leader.selector.id} leads` });
+  for (const [index, { selector }] of waiting.entries()) {
+    await selector.start();
+    await waitFor(async () => (await ids(leader.selector)).length === index + 2);
+  }
 }

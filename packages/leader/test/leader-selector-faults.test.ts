@@ -21,13 +21,25 @@ import { closeAll, connectedClient } from '@zkrecipes/test-support';
 import { LeaderLatch } from '../src/leader-latch.js';
 import { LeaderSelector } from '../src/leader-selector.js';
 import type { Leadership } from '../src/leadership.js';
-import { aborted, contender, ids, LeaderWitness } from './helpers.js';
+import { aborted, contender, ids, LeaderWitness, startInLine } from './helpers.js';
 
 // dist/test/*.test.js -> dist/test/fixtures/leader-process.js
 const leaderProcess = new URL('./fixtures/leader-process.js', import.meta.url).pathname;
 
 function nodesOf(client: FrameworkClient, path: string): Promise<string[]> {
   return client.getChildren(path).then((children) => children.sort());
+}
+
+/** Heals the link, then closes the selectors, their clients and the proxy. */
+async function closeBehindProxy(
+  proxy: FaultProxy,
+  selectors: readonly LeaderSelector[],
+  clients: readonly FrameworkClient[],
+): Promise<void> {
+  proxy.heal();
+  await closeAll(selectors);
+  await closeAll(clients);
+  await proxy.close();
 }
 
 describe('LeaderSelector under faults', () => {
@@ -50,10 +62,7 @@ describe('LeaderSelector under faults', () => {
     const a = contender(clients[0]!, path, 'a', witness, { autoRequeue: true });
     const b = contender(clients[1]!, path, 'b', witness, { autoRequeue: true });
     try {
-      await a.selector.start();
-      await waitFor(() => a.selector.isLeader);
-      await b.selector.start();
-      await waitFor(async () => (await ids(a.selector)).length === 2);
+      await startInLine(a, b);
       const before = await nodesOf(clients[0]!, path);
       await server.stop();
       await waitFor(() => a.abortReasons.length === 1, { message: 'the leader’s signal aborts' });
@@ -104,10 +113,7 @@ describe('LeaderSelector under faults', () => {
       assert.equal(a.selector.isLeader, true);
       assert.deepEqual(await nodesOf(client, path), node);
     } finally {
-      proxy.heal();
-      await a.selector.close();
-      await client.close();
-      await proxy.close();
+      await closeBehindProxy(proxy, [a.selector], [client]);
     }
   });
 
@@ -146,10 +152,7 @@ describe('LeaderSelector under faults', () => {
       await waitFor(() => client.isConnected);
       assert.equal(held!.isValid(), false, 'still false once connected again: it returned');
     } finally {
-      proxy.heal();
-      await selector.close();
-      await client.close();
-      await proxy.close();
+      await closeBehindProxy(proxy, [selector], [client]);
     }
   });
 
@@ -165,10 +168,7 @@ describe('LeaderSelector under faults', () => {
     const a = contender(clients[0]!, path, 'a', witness, { autoRequeue: true });
     const b = contender(clients[1]!, path, 'b', witness, { autoRequeue: true });
     try {
-      await a.selector.start();
-      await waitFor(() => a.selector.isLeader);
-      await b.selector.start();
-      await waitFor(async () => (await ids(a.selector)).length === 2);
+      await startInLine(a, b);
       await killSession(clients[0]!, server.connectString);
       await waitFor(() => a.abortReasons.length === 1, {
         timeoutMs: 15_000,
@@ -217,10 +217,7 @@ describe('LeaderSelector under faults', () => {
       );
       assert.deepEqual(witness.violations, []);
     } finally {
-      proxy.heal();
-      await closeAll([a.selector, b.selector]);
-      await closeAll(clients);
-      await proxy.close();
+      await closeBehindProxy(proxy, [a.selector, b.selector], clients);
     }
   });
 
@@ -235,10 +232,7 @@ describe('LeaderSelector under faults', () => {
     const a = contender(clients[0]!, path, 'a', witness);
     const b = contender(clients[1]!, path, 'b', witness);
     try {
-      await a.selector.start();
-      await waitFor(() => a.selector.isLeader);
-      await b.selector.start();
-      await waitFor(async () => (await ids(a.selector)).length === 2);
+      await startInLine(a, b);
       proxy.delay(100);
       await b.selector.close();
       // Read on a's own (direct) connection: b's delete, sent through the slow link, must
@@ -247,10 +241,7 @@ describe('LeaderSelector under faults', () => {
       assert.equal(a.selector.isLeader, true);
       assert.deepEqual(witness.violations, []);
     } finally {
-      proxy.heal();
-      await closeAll([a.selector, b.selector]);
-      await closeAll(clients);
-      await proxy.close();
+      await closeBehindProxy(proxy, [a.selector, b.selector], clients);
     }
   });
 
@@ -261,10 +252,7 @@ describe('LeaderSelector under faults', () => {
     const a = contender(clients[0]!, path, 'a', witness, { autoRequeue: true });
     const b = contender(clients[1]!, path, 'b', witness, { autoRequeue: true });
     try {
-      await a.selector.start();
-      await waitFor(() => a.selector.isLeader);
-      await b.selector.start();
-      await waitFor(async () => (await ids(a.selector)).length === 2);
+      await startInLine(a, b);
       await clients[0]!.close();
       await waitFor(() => b.selector.isLeader, { message: 'b leads' });
       assert.ok(isClosed(a.abortReasons[0]), String(a.abortReasons[0]));

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FrameworkClient } from '@zkrecipes/framework';
 import { closeAll, connectedClient, OtelCapture } from '@zkrecipes/test-support';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
-import { contender, ids, LeaderWitness } from './helpers.js';
+import { contender, LeaderWitness, startInLine } from './helpers.js';
 
 const SELECTOR = { 'zkrecipes.recipe': 'LeaderSelector' };
 const LEADERLESS = 'zkrecipes.leader.leaderless.duration';
@@ -41,10 +41,7 @@ describe('LeaderSelector telemetry', () => {
     const a = contender(clients[0]!, path, 'a', witness);
     const b = contender(clients[1]!, path, 'b', witness);
     try {
-      await a.selector.start();
-      await waitFor(() => a.selector.isLeader, { message: 'a leads' });
-      await b.selector.start();
-      await waitFor(async () => (await ids(a.selector)).length === 2, { message: 'b queued' });
+      await startInLine(a, b);
       const failoverStart = performance.now();
       await a.selector.close();
       await waitFor(() => b.selector.isLeader, { message: 'b took over' });
@@ -70,17 +67,14 @@ describe('LeaderSelector telemetry', () => {
     const witness = new LeaderWitness();
     const [a, b, c] = ['a', 'b', 'c'].map((id, i) => contender(clients[i]!, path, id, witness));
     try {
-      for (const { selector } of [a!, b!, c!]) {
-        await selector.start();
-        await waitFor(async () => (await ids(selector)).includes(selector.id));
-      }
-      await waitFor(() => a!.selector.isLeader, { message: 'a leads' });
+      // Read on a's client: c's data reads are then only its watches.
+      await startInLine(a!, b!, c!);
+      await waitFor(async () => (await dataReads(otel[2]!)) === 1, { message: 'c watching b' });
       const earlier = await otel[2]!.total(LEADERLESS, SELECTOR);
       // c watches b. b leaves: c's watch fires, its next look still finds a at the head, and
-      // c watches a.
-      const readsBefore = await dataReads(otel[2]!);
+      // c watches a (that watch set before a leaves: else c would find a gone by reading).
       await b!.selector.close();
-      await waitFor(async () => (await dataReads(otel[2]!)) > readsBefore, {
+      await waitFor(async () => (await dataReads(otel[2]!)) === 2, {
         message: 'c watching a after b left',
       });
       assert.equal(await otel[2]!.total(LEADERLESS, SELECTOR), earlier);

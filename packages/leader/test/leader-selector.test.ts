@@ -6,7 +6,7 @@ import { closeAll, connectedClient, percentile } from '@zkrecipes/test-support';
 import { LeaderLatch } from '../src/leader-latch.js';
 import { LeaderSelector } from '../src/leader-selector.js';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
-import { contender, ids, LeaderWitness } from './helpers.js';
+import { contender, ids, LeaderWitness, startInLine } from './helpers.js';
 
 describe('LeaderSelector', () => {
   let server: TestingServer;
@@ -158,10 +158,7 @@ describe('LeaderSelector', () => {
     const a = contender(clients[0]!, path, 'a', witness);
     const b = contender(clients[1]!, path, 'b', witness);
     try {
-      await a.selector.start();
-      await waitFor(() => a.selector.isLeader);
-      await b.selector.start();
-      await waitFor(async () => (await ids(a.selector)).length === 2);
+      await startInLine(a, b);
       a.release();
       await waitFor(() => b.selector.isLeader, { message: 'b leads' });
       assert.deepEqual(await ids(a.selector), ['b'], 'a left the line');
@@ -183,10 +180,7 @@ describe('LeaderSelector', () => {
     const a = contender(clients[0]!, path, 'a', witness, { autoRequeue: true });
     const b = contender(clients[1]!, path, 'b', witness, { autoRequeue: true });
     try {
-      await a.selector.start();
-      await waitFor(() => a.selector.isLeader);
-      await b.selector.start();
-      await waitFor(async () => (await ids(a.selector)).length === 2);
+      await startInLine(a, b);
       b.selector.interruptLeadership(); // not the leader: nothing happens
       a.selector.interruptLeadership();
       await waitFor(() => b.selector.isLeader, { message: 'b leads' });
@@ -208,10 +202,7 @@ describe('LeaderSelector', () => {
     const a = contender(clients[0]!, path, 'a', witness, { ignoreSignal: true, autoRequeue: true });
     const b = contender(clients[1]!, path, 'b', witness);
     try {
-      await a.selector.start();
-      await waitFor(() => a.selector.isLeader);
-      await b.selector.start();
-      await waitFor(async () => (await ids(a.selector)).length === 2);
+      await startInLine(a, b);
       a.selector.interruptLeadership();
       await waitFor(() => a.abortReasons.length === 1);
       // A few round trips later a still leads and b still waits behind it.
