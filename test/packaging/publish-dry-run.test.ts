@@ -16,9 +16,11 @@ describe('publishing', () => {
     assert.ok(dirs.length >= 10, `${dirs.length} public packages`);
     for (const dir of dirs) {
       // --ignore-scripts: the build is the packing test's business; here only the manifest counts.
+      // --loglevel notice: the report is npm's notices, which a caller's `npm run -s` (silent,
+      // passed down in npm_config_loglevel) would otherwise turn off.
       const { stdout, stderr } = await run(
         'npm',
-        ['publish', '--dry-run', '--ignore-scripts', '--no-workspaces'],
+        ['publish', '--dry-run', '--ignore-scripts', '--no-workspaces', '--loglevel', 'notice'],
         { cwd: join(REPO_ROOT, dir), maxBuffer: 16 * 1024 * 1024 },
       );
       const output = `${stdout}\n${stderr}`;
