@@ -20,7 +20,6 @@ import {
   checkClient,
   checkRecipeOptions,
   connectionStreamOf,
-  deleteOwnNode,
   whileConnected,
 } from '@zkrecipes/framework/recipe-support';
 import { runInFlow } from '@zkrecipes/locks';
@@ -292,7 +291,10 @@ export class LeaderSelector {
       // server can answer.
       await attempt.leading;
       await whileConnected(this.#client).wait(attempt.done);
-      if (attempt.leading === undefined) await this.#confirmLeftLine();
+      // A wait in line that close() cut short sends its node's delete without waiting for
+      // the answer, as any cancelled acquire does; close() waits for it (bounded as a
+      // release's wait is), so the node is gone when close() resolves.
+      await this.#mutex.leftLine;
     }
     this.#leadership.close();
   }
@@ -442,22 +444,6 @@ export class LeaderSelector {
     } finally {
       leadership.end();
       this.#leadership.set(false);
-    }
-  }
-
-  /**
-   * After close() cut a wait in line short: that attempt sent its node's delete without
-   * waiting for the answer, as any cancelled acquire does, but close() promises the node is
-   * gone while connected. A second delete of it is answered after the first (one session's
-   * requests are answered in order), so waiting for it is waiting for the first.
-   */
-  async #confirmLeftLine(): Promise<void> {
-    const node = this.#mutex.queuedNode;
-    if (node === undefined) return;
-    try {
-      await deleteOwnNode(this.#client, node);
-    } catch (error) {
-      this.#logger.debug('could not confirm our node is gone; the session ends it', { error });
     }
   }
 

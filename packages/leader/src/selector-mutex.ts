@@ -47,8 +47,8 @@ export class SelectorMutex extends InterProcessMutex {
   readonly #client: FrameworkClient;
   readonly #idBytes: Buffer;
   readonly #leaderless: LeaderlessWatch;
-  /** The node the latest attempt queued with, once its create answered. */
-  #queued: string | undefined;
+  /** The delete of the node the latest attempt queued with and let go without leading. */
+  #leftLine: Promise<void> | undefined;
 
   constructor(client: FrameworkClient, path: string, id: string, telemetry: LeaderTelemetry) {
     const idBytes = Buffer.from(id, 'utf8');
@@ -75,13 +75,17 @@ export class SelectorMutex extends InterProcessMutex {
 
   /** Called as each attempt starts, before it queues. */
   attemptStarting(): void {
-    this.#queued = undefined;
+    this.#leftLine = undefined;
     this.#leaderless.reset();
   }
 
-  /** The node the latest attempt queued with; undefined until its create answered. */
-  get queuedNode(): string | undefined {
-    return this.#queued;
+  /**
+   * The delete of the node the latest attempt let go of without leading (a wait in line cut
+   * short, say by close()): settled once the server answered it, or once the wait for that
+   * gave up as a release's does; undefined when that attempt let go of nothing.
+   */
+  get leftLine(): Promise<void> | undefined {
+    return this.#leftLine;
   }
 
   /**
@@ -95,13 +99,11 @@ export class SelectorMutex extends InterProcessMutex {
   protected override prepareAttempt(
     scope: Parameters<InterProcessMutex['prepareAttempt']>[0],
   ): ReturnType<InterProcessMutex['prepareAttempt']> {
-    const shape = super.prepareAttempt(scope);
     return {
-      ...shape,
+      ...super.prepareAttempt(scope),
       observer: this.#leaderless,
-      onCreated: (path) => {
-        this.#queued = path;
-        shape.onCreated?.(path);
+      onLetGo: (removed) => {
+        this.#leftLine = removed;
       },
     };
   }

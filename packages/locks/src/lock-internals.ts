@@ -62,6 +62,12 @@ export interface AttemptOptions {
   readonly data?: Uint8Array | undefined;
   /** Called with our node's path as soon as its create answered (a revocable mutex watches it). */
   readonly onCreated?: ((path: string) => void) | undefined;
+  /**
+   * Called when the attempt ends without the lock and deletes its node, with that delete:
+   * settled once the server answered it (or the wait gave up, as a release's does), even when
+   * the attempt itself does not wait because its signal aborted.
+   */
+  readonly onLetGo?: ((removed: Promise<void>) => void) | undefined;
   /** Told what the wait sees (LeaderSelector's leaderless time); it sends nothing itself. */
   readonly observer?: QueueObserver | undefined;
 }
@@ -178,10 +184,10 @@ export class LockInternals {
     const node = await created;
     try {
       const outcome = await this.#internalLockLoop(node, await first, queue, options);
-      if (outcome === undefined || outcome === NODE_VANISHED) await this.#letGo(node, limits);
+      if (outcome === undefined || outcome === NODE_VANISHED) await this.#letGo(node, options);
       return outcome;
     } catch (error) {
-      await this.#letGo(node, limits);
+      await this.#letGo(node, options);
       throw error;
     }
   }
@@ -285,7 +291,11 @@ export class LockInternals {
   }
 
   /** Removes a node we queued with but do not hold, waiting only while the call's time lasts. */
-  #letGo(node: OwnNode, limits: AcquireLimits): Promise<void> {
-    return removeOwnNode(this.#client, node.path, { logger: this.#logger, signal: limits.signal });
+  #letGo(node: OwnNode, options: AttemptOptions): Promise<void> {
+    return removeOwnNode(this.#client, node.path, {
+      logger: this.#logger,
+      signal: options.limits.signal,
+      onRemoving: options.onLetGo,
+    });
   }
 }

@@ -94,17 +94,23 @@ export function reportDeleteFailure(
  * Deletes a node we queued with but will not hold ({@link releaseOwnNode}). The delete is sent
  * at once, so this client's next request sees it done; the answer is awaited only until
  * `signal` aborts (not at all once it has: the call's time is over). A failure is reported,
- * never thrown.
+ * never thrown. `onRemoving` gets the removal itself, which settles with `releaseOwnNode`'s
+ * bounds whatever `signal` does, for a caller that must know the node is gone.
  */
 export async function removeOwnNode(
   client: FrameworkClient,
   path: string,
-  options: { readonly logger: Logger; readonly signal: AbortSignal | undefined },
+  options: {
+    readonly logger: Logger;
+    readonly signal: AbortSignal | undefined;
+    readonly onRemoving?: ((removed: Promise<void>) => void) | undefined;
+  },
 ): Promise<void> {
   const { logger, signal } = options;
   const removing = releaseOwnNode(client, path).catch((error: unknown) =>
     reportDeleteFailure(client, logger, error, `removing ${path}`),
   );
+  options.onRemoving?.(removing);
   if (signal === undefined) return removing;
   if (signal.aborted) return;
   await untilAborted(removing, signal).catch(() => undefined);
