@@ -28,6 +28,13 @@ export interface RetryLoopOptions {
    */
   closedSignal?: AbortSignal | undefined;
   /**
+   * True when every attempt settles by itself, at once, when `signal` or `closedSignal` aborts
+   * (each request it awaits went to the connection with `signal`, which ends it on either; see
+   * the framework's InFlightRequests). The loop then does not race the attempts against the
+   * signals, which costs a promise and two listeners per attempt. Default: false.
+   */
+  attemptsEndOnAbort?: boolean | undefined;
+  /**
    * Which errors may be retried at all; others are rethrown at once. Default: `isRetryable`
    * (CONNECTION_LOSS, OPERATION_TIMEOUT, SESSION_MOVED, SESSION_EXPIRED).
    */
@@ -57,7 +64,7 @@ export async function retryLoop<T>(
   operation: (attempt: number) => Promise<T>,
   options: RetryLoopOptions,
 ): Promise<T> {
-  const { policy, signal, closedSignal, onRetry } = options;
+  const { policy, signal, closedSignal, onRetry, attemptsEndOnAbort = false } = options;
   const isRetryable = options.isRetryable ?? isRetryableError;
   const sleep = options.sleep ?? abortableSleep;
   const now = options.now ?? (() => performance.now());
@@ -67,7 +74,8 @@ export async function retryLoop<T>(
   for (let retryCount = 0; ; retryCount++) {
     throwIfEitherAborted(signal, closedSignal);
     try {
-      return await untilAborted(operation(retryCount), signals);
+      const attempt = operation(retryCount);
+      return await (attemptsEndOnAbort ? attempt : untilAborted(attempt, signals));
     } catch (error) {
       throwIfEitherAborted(signal, closedSignal);
       if (!isRetryable(error)) throw error;

@@ -18,7 +18,7 @@ import {
 } from './nzc-adapter.js';
 import { ReadBatcher } from './read-batcher.js';
 import { parseConnectString, type ServerAddress } from '../paths/connect-string.js';
-import { RequestDeadlines } from './request-deadlines.js';
+import { InFlightRequests } from './in-flight-requests.js';
 import { WatchRegistry, type WatchKind } from './watch-registry.js';
 import {
   PersistentWatchRegistry,
@@ -79,7 +79,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
   readonly #watches: WatchRegistry;
   readonly #persistentWatches: PersistentWatchRegistry;
   readonly #health: ConnectionHealthMonitor;
-  readonly #deadlines: RequestDeadlines;
+  readonly #inFlight: InFlightRequests;
   readonly #delivery = new EventDelivery();
   readonly #reads = new ReadBatcher({
     single: (path) => this.#run('getData', (h) => h.getData(path)),
@@ -107,7 +107,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     this.#persistentWatches = new PersistentWatchRegistry((error, path) =>
       options.reportUnhandledError(error, `persistent watch on ${path}`),
     );
-    this.#deadlines = new RequestDeadlines(options.requestTimeoutMs);
+    this.#inFlight = new InFlightRequests(options.requestTimeoutMs);
     this.#health = new ConnectionHealthMonitor({
       sessionTimeoutMs: options.sessionTimeoutMs,
       serverCount: this.#servers.length,
@@ -190,7 +190,8 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     this.#closed = true;
     this.#delivery.close();
     this.#health.stop();
-    this.#deadlines.stop();
+    // Nothing in flight is waited for: its answer may still come, but nobody is told.
+    this.#inFlight.failAll(new ClosedError());
     for (const parked of [...this.#parked]) parked.reject(new ClosedError());
     const handle = this.#handle;
     this.#handle = undefined;
@@ -358,42 +359,48 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     this.#reads.flush();
     const handle = this.#handle;
     if (this.#connected && handle && this.#parked.length === 0 && signal?.aborted !== true) {
-      return this.#send(name, handle, operation);
+      return this.#send(name, handle, operation, signal);
     }
     return this.#park(name, operation, signal);
   }
 
-  /** Hands the request to nzc now (synchronously) and settles with its reply or deadline. */
-  async #send<T>(
+  /**
+   * Hands the request to nzc now (synchronously) and settles with its reply, or rejects at its
+   * deadline, when `signal` aborts, or when the connection closes (see InFlightRequests).
+   */
+  #send<T>(
     name: string,
     handle: NzcHandle,
     operation: (handle: NzcHandle) => Promise<T>,
+    signal: AbortSignal | undefined,
   ): Promise<T> {
     const durations = this.#options.requestDurations;
-    if (durations !== undefined) return this.#timed(durations, name, handle, operation);
-    try {
-      return await this.#deadlines.track(operation(handle));
-    } catch (error) {
-      throw this.#failureOf(handle, error);
-    }
+    if (durations !== undefined) return this.#timed(durations, name, handle, operation, signal);
+    return this.#inFlight.track(operation(handle), signal, (error) =>
+      this.#failureOf(handle, error),
+    );
   }
 
-  /** #run's request, timed (only when an OpenTelemetry SDK records the durations). */
+  /** #send's request, timed (only when an OpenTelemetry SDK records the durations). */
   async #timed<T>(
     durations: RequestDurations,
     name: string,
     handle: NzcHandle,
     operation: (handle: NzcHandle) => Promise<T>,
+    signal: AbortSignal | undefined,
   ): Promise<T> {
     const startMs = performance.now();
     try {
-      const result = await this.#deadlines.track(operation(handle));
+      const result = await this.#inFlight.track(operation(handle), signal, (error) =>
+        this.#failureOf(handle, error),
+      );
       durations.succeeded(name, startMs);
       return result;
     } catch (error) {
-      const failure = this.#failureOf(handle, error);
-      durations.failed(name, startMs, failure);
-      throw failure;
+      // A request given up on (its signal, the close) has no outcome to record.
+      const givenUp = (signal?.aborted === true && error === signal.reason) || this.#closed;
+      if (!givenUp) durations.failed(name, startMs, error);
+      throw error;
     }
   }
 
@@ -433,7 +440,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
       const parked: Parked = {
         send: (handle) => {
           leave();
-          resolve(this.#send(name, handle, operation));
+          resolve(this.#send(name, handle, operation, signal));
         },
         reject: (error) => {
           leave();
@@ -571,7 +578,8 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
    */
   #restorePersistentWatches(handle: NzcHandle): void {
     for (const { path, mode } of this.#persistentWatches.watches) {
-      this.#deadlines.track(handle.addWatch(path, mode)).catch((error: unknown) => {
+      const added = this.#inFlight.track(handle.addWatch(path, mode), undefined, (error) => error);
+      added.catch((error: unknown) => {
         // Lost with this connection: the next one re-adds it.
         if (isConnectionLoss(error) || handle !== this.#handle || this.#closed) return;
         // Unanswered in time: reconnect, and the new connection re-adds every watch.
