@@ -146,6 +146,64 @@ describe('bounded waits with the server stopped (real server)', () => {
     }
   });
 
+  it('requests already sent to a paused server: a signal ends one on time; close() ends the others at once with ClosedError', async () => {
+    const client = await connectedClient(server.connectString);
+    const path = uniquePath('in-flight');
+    await server.pause();
+    try {
+      assert.equal(
+        client.isConnected,
+        true,
+        'sent, not parked: the client still reads as connected',
+      );
+      const outcomes: { name: string; error: unknown; atMs: number }[] = [];
+      const settle = (name: string, request: Promise<unknown>): Promise<void> =>
+        request.then(
+          () => {
+            outcomes.push({ name, error: undefined, atMs: performance.now() });
+          },
+          (error: unknown) => {
+            outcomes.push({ name, error, atMs: performance.now() });
+          },
+        );
+      const startMs = performance.now();
+      const timed = settle(
+        'getChildren with a 500 ms signal',
+        client.getChildren('/', { signal: AbortSignal.timeout(500) }),
+      );
+      const untimed = [
+        settle('create', client.create(path, { mode: 'EPHEMERAL' })),
+        settle('setData', client.setData('/', Buffer.from('x'))),
+        settle('delete (guaranteed)', client.delete(path, { guaranteed: true, quietly: true })),
+        settle('exists with a watch', client.exists(path, { watch: () => undefined })),
+      ];
+      await timed;
+      const first = outcomes[0]!;
+      assert.equal((first.error as Error).name, 'TimeoutError', String(first.error));
+      const timedMs = first.atMs - startMs;
+      assert.ok(timedMs >= 490 && timedMs < 1_000, `the signal ended it after ${timedMs} ms`);
+      assert.equal(outcomes.length, 1, 'the others are still waiting for the paused server');
+
+      const closeStartMs = performance.now();
+      const closing = client.close();
+      await Promise.all(untimed);
+      for (const outcome of outcomes.slice(1)) {
+        assert.equal(
+          (outcome.error as Error).name,
+          'ClosedError',
+          `${outcome.name}: ${String(outcome.error)}`,
+        );
+        const afterCloseMs = outcome.atMs - closeStartMs;
+        // close() itself waits up to a second for the server's goodbye; the requests do not.
+        assert.ok(afterCloseMs < 200, `${outcome.name} ended ${afterCloseMs} ms after close()`);
+      }
+      await closing;
+    } finally {
+      server.resume();
+      await client.close();
+    }
+  });
+
   it('create({ stat: true }) resolves the node Stat from the create reply (create2), equal to what exists reads', async () => {
     const client = await connectedClient(server.connectString);
     try {
