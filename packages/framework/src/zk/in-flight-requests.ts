@@ -6,7 +6,7 @@ import { onAbort } from '../retry/on-abort.js';
  * The requests sent and not answered yet. Each settles once: with its reply, or rejected when
  * it is overdue (OPERATION_TIMEOUT, outcome unknown), when its caller's signal aborts (with
  * the signal's reason), or when the connection closes (`failAll`). So a request ends on time
- * by itself, and the client's retry loop need not race each first attempt against the caller's
+ * by itself, and the client's retry loop need not race each attempt against the caller's
  * signal and the close (a promise and two listeners per request).
  *
  * The deadlines share one timer (a DueSweep) and may fire up to a sweep interval late, which
