@@ -22,7 +22,6 @@ import {
   connectionStreamOf,
   whileConnected,
 } from '@zkrecipes/framework/recipe-support';
-import { runInFlow } from '@zkrecipes/locks';
 import { checkConcurrency, checkId, checkSelectorListener } from './check-options.js';
 import { LeaderState } from './leader-state.js';
 import { LeaderTelemetry } from './leader-telemetry.js';
@@ -75,13 +74,21 @@ interface Outcome {
   readonly releaseMs?: number | undefined;
 }
 
-/** The selector whose takeLeadership the current code runs in (for close() from inside it). */
+/**
+ * The selector whose takeLeadership the current code runs in (for close() from inside it).
+ * Turned off whenever no takeLeadership runs in the process: while any AsyncLocalStorage is on,
+ * Node 20 runs a hook for every promise the process creates (about 15% more CPU per lock
+ * cycle, measured), and a participant waiting in line has no use for it.
+ */
 const leading = new AsyncLocalStorage<LeaderSelector>();
+/** How many takeLeadership calls run now, in every selector of the process. */
+let takeLeadershipsRunning = 0;
 
 /**
- * Runs `fn` in the async context this module was loaded in. An attempt started by the one
- * before it (autoRequeue) would otherwise run inside that attempt's lock flow, and every flow
- * would be a child of the previous one: a chain that grows with every round.
+ * Runs `fn` in the async context this module was loaded in: outside any lock flow of the
+ * caller (the selector's mutex holds are its own, unscoped) and outside any takeLeadership. An
+ * attempt started by the one before it (autoRequeue) would otherwise run inside that attempt's
+ * context, and every attempt would be a child of the previous one.
  */
 const outsideAnyFlow = AsyncResource.bind(<T>(fn: () => T): T => fn());
 
@@ -346,13 +353,11 @@ export class LeaderSelector {
       leading: undefined,
     };
     this.#attempt = attempt;
-    // A flow of its own: the mutex's holds are per flow, and the caller's flow is not ours.
+    // Outside the caller's context: the caller's lock flow, if any, is not ours.
     let outcome: Outcome = { failed: undefined };
-    attempt.done = outsideAnyFlow(() =>
-      runInFlow(async () => {
-        outcome = await this.#run(attempt);
-      }),
-    );
+    attempt.done = outsideAnyFlow(async () => {
+      outcome = await this.#run(attempt);
+    });
     await attempt.done;
     if (outcome.failed !== undefined && this.#requeues()) throw outcome.failed.error;
   }
@@ -434,6 +439,7 @@ export class LeaderSelector {
   }
 
   async #runTakeLeadership(signal: AbortSignal, leadership: SelectorLeadership): Promise<void> {
+    takeLeadershipsRunning++;
     try {
       await leading.run(this, () => this.#takeLeadership(signal, leadership));
     } catch (error) {
@@ -442,6 +448,8 @@ export class LeaderSelector {
         this.#leadership.report(error, 'takeLeadership');
       }
     } finally {
+      // The last takeLeadership of the process returned: nothing needs the context now.
+      if (--takeLeadershipsRunning === 0) leading.disable();
       leadership.end();
       this.#leadership.set(false);
     }
