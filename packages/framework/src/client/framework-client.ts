@@ -406,8 +406,6 @@ export class FrameworkClient {
       path,
       () => this.#context.ops.getData(serverPath, watcher, options.signal),
       options.signal,
-      // An unwatched read waits in the connection's read batch, which has no signal.
-      watcher !== undefined,
     );
   }
 
@@ -652,17 +650,16 @@ export class FrameworkClient {
    * The common path of every operation after validation: state checks, namespace, retries.
    * The caller's `signal` and the client's close both end it at once: every request an attempt
    * awaits goes to the connection with `signal`, and the connection ends it when `signal`
-   * aborts or the client closes. An attempt that awaits anything else (a batched read) passes
-   * `endsOnAbort` false, and the retry loop races it against both. The first attempt is sent
-   * synchronously, in call order; only a call that waits for its namespace node (or behind
-   * one that does) takes a place in the client's line first (see CallOrderGate).
+   * aborts or the client closes, so the retry loop need not race the attempts. The first
+   * attempt is sent synchronously, in call order; only a call that waits for its namespace
+   * node (or behind one that does) takes a place in the client's line first (see
+   * CallOrderGate).
    */
   async #run<T>(
     operation: string,
     path: string | undefined,
     attempt: (attempt: number) => Promise<T>,
     signal?: AbortSignal,
-    endsOnAbort = true,
   ): Promise<T> {
     this.#assertUsable(path);
     signal?.throwIfAborted();
@@ -675,7 +672,7 @@ export class FrameworkClient {
         policy: this.#context.retryPolicy,
         signal,
         closedSignal,
-        attemptsEndOnAbort: endsOnAbort,
+        attemptsEndOnAbort: true,
         onRetry: ({ retryCount, delayMs, error }) =>
           this.#logger.debug(`retrying ${operation}`, { path, retryCount, delayMs, error }),
       });

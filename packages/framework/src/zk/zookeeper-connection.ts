@@ -37,6 +37,7 @@ import type {
   WireTransactionResult,
 } from './zookeeper-types.js';
 import { onAbort } from '../retry/on-abort.js';
+import { isAbortOf, untilAborted } from '../retry/retry-loop.js';
 
 export interface ZooKeeperConnectionOptions {
   readonly connectString: string;
@@ -251,8 +252,12 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     watcher?: Watcher,
     signal?: AbortSignal,
   ): Promise<{ data: Buffer; stat: Stat }> {
-    // Unwatched reads made together share one multiRead (see ReadBatcher).
-    if (!watcher) return this.#reads.read(path);
+    // Unwatched reads made together share one multiRead (see ReadBatcher). The batch has no
+    // signal of its own: each read's ends the wait for its answer, as in #send.
+    if (!watcher) {
+      const read = this.#reads.read(path);
+      return signal === undefined ? read : untilAborted(read, signal);
+    }
     return this.#runWatched('getData', 'data', path, { watcher, signal }, (h, w) =>
       h.getData(path, w),
     );
@@ -398,8 +403,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
       return result;
     } catch (error) {
       // A request given up on (its signal, the close) has no outcome to record.
-      const givenUp = (signal?.aborted === true && error === signal.reason) || this.#closed;
-      if (!givenUp) durations.failed(name, startMs, error);
+      if (!isAbortOf(error, signal) && !this.#closed) durations.failed(name, startMs, error);
       throw error;
     }
   }

@@ -44,8 +44,9 @@ export interface ZooKeeperOperations {
   /**
    * Resolves `null` when the node does not exist (the watch then waits for its creation).
    * The reads' `signal` withdraws their watcher when it aborts (the server watch stays).
-   * Every `signal` also takes a request still waiting for a connection out of line: a request
-   * given up on is never sent later.
+   * Every `signal` also takes a request still waiting for a connection out of line (a request
+   * given up on is never sent later) and ends the wait for a request already sent; the close
+   * ends every wait.
    */
   exists(path: string, watcher?: Watcher, signal?: AbortSignal): Promise<Stat | null>;
   getData(

@@ -167,27 +167,42 @@ describe('bounded waits with the server stopped (real server)', () => {
           },
         );
       const startMs = performance.now();
-      const timed = settle(
-        'getChildren with a 500 ms signal',
-        client.getChildren('/', { signal: AbortSignal.timeout(500) }),
-      );
+      const timed = [
+        settle(
+          'getChildren with a 500 ms signal',
+          client.getChildren('/', { signal: AbortSignal.timeout(500) }),
+        ),
+        // An unwatched read waits in the connection's read batch: its signal ends it as well.
+        settle(
+          'getData with a 500 ms signal',
+          client.getData('/', { signal: AbortSignal.timeout(500) }),
+        ),
+      ];
       const untimed = [
         settle('create', client.create(path, { mode: 'EPHEMERAL' })),
         settle('setData', client.setData('/', Buffer.from('x'))),
         settle('delete (guaranteed)', client.delete(path, { guaranteed: true, quietly: true })),
         settle('exists with a watch', client.exists(path, { watch: () => undefined })),
       ];
-      await timed;
-      const first = outcomes[0]!;
-      assert.equal((first.error as Error).name, 'TimeoutError', String(first.error));
-      const timedMs = first.atMs - startMs;
-      assert.ok(timedMs >= 490 && timedMs < 1_000, `the signal ended it after ${timedMs} ms`);
-      assert.equal(outcomes.length, 1, 'the others are still waiting for the paused server');
+      await Promise.all(timed);
+      for (const outcome of outcomes) {
+        assert.equal(
+          (outcome.error as Error).name,
+          'TimeoutError',
+          `${outcome.name}: ${String(outcome.error)}`,
+        );
+        const timedMs = outcome.atMs - startMs;
+        assert.ok(
+          timedMs >= 490 && timedMs < 1_000,
+          `the signal ended ${outcome.name} after ${timedMs} ms`,
+        );
+      }
+      assert.equal(outcomes.length, 2, 'the others are still waiting for the paused server');
 
       const closeStartMs = performance.now();
       const closing = client.close();
       await Promise.all(untimed);
-      for (const outcome of outcomes.slice(1)) {
+      for (const outcome of outcomes.slice(2)) {
         assert.equal(
           (outcome.error as Error).name,
           'ClosedError',
