@@ -54,4 +54,10 @@ describe('npm run bench (smoke)', () => {
     const match = /client_cpu_us_per_cycle=([0-9]+)/.exec(line.notes);
     assert.ok(match && Number(match[1]) > 0, line.notes);
   });
+
+  it('extra.mutex.contended.wire hands a lock over between bare sessions with no overlap', () => {
+    const line = runQuick('extra.mutex.contended.wire');
+    assert.equal(line.n, 200);
+    assert.ok(line.p50_ms > 0, line.notes);
+  });
 });

@@ -11,6 +11,7 @@ import { contend } from './mutex-contended.js';
 import { mutexOverhead } from './mutex-overhead.js';
 import { mutexUncontendedPipelined } from './mutex-uncontended.js';
 import { rwlockReadersWire } from './rwlock-readers-wire.js';
+import { mutexContendedWire } from './mutex-contended-wire.js';
 import { takeOrFail } from './queue-fifo.js';
 
 const rssMb = (): number => process.memoryUsage().rss / 2 ** 20;
@@ -144,6 +145,7 @@ export const EXTRA_SCENARIOS: readonly Scenario[] = [
   mutexUncontendedPipelined,
   mutexOverhead,
   rwlockReadersWire,
+  mutexContendedWire,
   mutexContendedScale(2),
   mutexContendedScale(8),
   mutexContendedScale(32),

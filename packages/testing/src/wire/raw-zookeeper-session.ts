@@ -8,6 +8,7 @@ import { timing } from '../timing.js';
 import { handshake, parseConnectString, type HostPort } from './connect-handshake.js';
 import {
   corkUntilNextMicrotask,
+  decodeWatcherEvent,
   encodeCreate2,
   encodeDelete,
   encodeRequest,
@@ -34,6 +35,32 @@ export interface RawZooKeeperSessionOptions {
   requestTimeoutMs?: number;
 }
 
+/** A watch event: what happened to the node, as ZooKeeper's EventType numbers it. */
+export interface RawWatchEvent {
+  /** 2 deleted or 3 data changed (a getData watch is only left on a node that exists). */
+  readonly type: number;
+  readonly path: string;
+}
+
+/** A data watch left by {@link RawZooKeeperSession.watchData}. */
+export interface RawWatch {
+  /**
+   * Resolves with the event that fires the watch, as the event is read (the replies read
+   * before it have resolved theirs by then); rejects with CONNECTION_LOSS when the connection
+   * ends first.
+   */
+  readonly fired: Promise<RawWatchEvent>;
+}
+
+/** A data watch waiting for its event. */
+interface DataWatcher {
+  readonly fire: (event: RawWatchEvent) => void;
+  readonly fail: (error: Error) => void;
+}
+
+/** EventType numbers that fire a node's data watches (NodeChildrenChanged, 4, does not). */
+const DATA_WATCH_EVENTS = new Set([1, 2, 3]);
+
 interface Opened {
   socket: net.Socket;
   decoder: FrameDecoder;
@@ -57,6 +84,10 @@ export class RawZooKeeperSession implements SessionOwner, AsyncDisposable {
   #socket: net.Socket;
   #replies: PendingReplies;
   #nextXid = 1;
+  /** Data watches the server holds, by path; each fires once. */
+  #dataWatches = new Map<string, DataWatcher[]>();
+  /** Data watches asked for by requests in flight, by xid: held once the reply says so. */
+  #watchOnReply = new Map<number, { path: string; watcher: DataWatcher }>();
   #pingTimer: NodeJS.Timeout;
   #closed = false;
   /** close() is under way: the server hanging up afterwards is expected, not a failure. */
@@ -153,6 +184,30 @@ export class RawZooKeeperSession implements SessionOwner, AsyncDisposable {
     return (await this.#request(OpCode.getData, body, path)).buffer() ?? Buffer.alloc(0);
   }
 
+  /**
+   * Leaves a data watch on `path` (a getData with its watch flag set), as a lock waiter does
+   * on the node ahead of it: resolves once the server holds it, or undefined when the node
+   * does not exist (the server then leaves no watch). The watch fires on the node's next
+   * deletion or data change.
+   */
+  async watchData(path: string): Promise<RawWatch | undefined> {
+    let watcher!: DataWatcher;
+    const fired = new Promise<RawWatchEvent>((resolve, reject) => {
+      watcher = { fire: resolve, fail: reject };
+    });
+    fired.catch(() => undefined); // a watch nobody waits for must not become unhandled
+    const body = new JuteWriter().string(path).bool(true);
+    try {
+      await this.#request(OpCode.getData, body, path, watcher);
+    } catch (error) {
+      if (error instanceof RawZooKeeperError && error.code === ZooKeeperErrorCode.NO_NODE) {
+        return undefined;
+      }
+      throw error;
+    }
+    return { fired };
+  }
+
   /** The node's children, unsorted as the server sends them. */
   async getChildren(path: string): Promise<string[]> {
     const body = new JuteWriter().string(path).bool(false);
@@ -195,7 +250,12 @@ export class RawZooKeeperSession implements SessionOwner, AsyncDisposable {
     await this.close();
   }
 
-  #request(type: number, body: JuteWriter | Buffer, path: string | undefined): Promise<JuteReader> {
+  #request(
+    type: number,
+    body: JuteWriter | Buffer,
+    path: string | undefined,
+    watcher?: DataWatcher,
+  ): Promise<JuteReader> {
     const describe = (): string => `${opName(type)}${path === undefined ? '' : ` ${path}`}`;
     if (this.#closed) {
       const reason = this.closeReason?.message ?? 'session closed';
@@ -207,6 +267,7 @@ export class RawZooKeeperSession implements SessionOwner, AsyncDisposable {
     }
     const xid = type === OpCode.ping ? Xid.ping : this.#nextXid++;
     const reply = this.#replies.expect(xid, describe, path);
+    if (watcher !== undefined && path !== undefined) this.#watchOnReply.set(xid, { path, watcher });
     corkUntilNextMicrotask(this.#socket); // requests made together leave in one write
     this.#socket.write(
       encodeRequest(xid, type, body instanceof JuteWriter ? body.toBuffer() : body),
@@ -217,8 +278,36 @@ export class RawZooKeeperSession implements SessionOwner, AsyncDisposable {
   #onFrame(frame: Buffer): void {
     const reader = new JuteReader(frame);
     const { xid, err } = readReplyHeader(reader);
-    if (xid === Xid.notification) return; // we never set watches
+    if (xid === Xid.notification) {
+      this.#notify(decodeWatcherEvent(frame.subarray(reader.offset)));
+      return;
+    }
+    // Held from this reply on: an event read after it fires it.
+    const watch = this.#watchOnReply.get(xid);
+    if (watch !== undefined) {
+      this.#watchOnReply.delete(xid);
+      if (err === 0) this.#holdWatch(watch.path, watch.watcher);
+    }
     this.#replies.settle(xid, err, reader);
+  }
+
+  #holdWatch(path: string, watcher: DataWatcher): void {
+    // Someone waits for the event: like a pending request, a held watch keeps Node alive.
+    if (this.#dataWatches.size === 0) this.#socket.ref();
+    const held = this.#dataWatches.get(path);
+    if (held === undefined) this.#dataWatches.set(path, [watcher]);
+    else held.push(watcher);
+  }
+
+  /** Fires the path's data watches; in a microtask, as the replies read before it resolve. */
+  #notify(event: { type: number; path: string }): void {
+    if (!DATA_WATCH_EVENTS.has(event.type)) return;
+    const watchers = this.#dataWatches.get(event.path);
+    if (watchers === undefined) return;
+    this.#dataWatches.delete(event.path);
+    if (this.#dataWatches.size === 0) this.#socket.unref();
+    const fired: RawWatchEvent = { type: event.type, path: event.path };
+    for (const watcher of watchers) watcher.fire(fired);
   }
 
   #teardown(reason: Error | undefined): void {
@@ -228,6 +317,17 @@ export class RawZooKeeperSession implements SessionOwner, AsyncDisposable {
     clearInterval(this.#pingTimer);
     this.#socket.destroy();
     this.#replies.failAll(reason?.message ?? 'session closed', reason);
+    // The watches went with the connection: nothing will fire them.
+    const lost = new RawZooKeeperError(
+      ZooKeeperErrorCode.CONNECTION_LOSS,
+      `watch: ${reason?.message ?? 'session closed'}`,
+      { cause: reason },
+    );
+    const watchers = [...this.#dataWatches.values()].flat();
+    watchers.push(...[...this.#watchOnReply.values()].map((watch) => watch.watcher));
+    this.#dataWatches.clear();
+    this.#watchOnReply.clear();
+    for (const watcher of watchers) watcher.fail(lost);
   }
 }
 
