@@ -1,5 +1,5 @@
 import { describeValue, InvalidArgumentError, type FrameworkClient } from '@zkrecipes/framework';
-import { checkClient, Deadline } from '@zkrecipes/framework/recipe-support';
+import { checkClient, Deadline, untilAborted } from '@zkrecipes/framework/recipe-support';
 import { checkAcquireArguments } from './check-arguments.js';
 import type { AcquireOptions, InterProcessLock } from './interprocess-lock.js';
 import { InterProcessMutex } from './interprocess-mutex.js';
@@ -7,7 +7,8 @@ import { InterProcessMutex } from './interprocess-mutex.js';
 /**
  * Several locks as one (Curator's `InterProcessMultiLock`): `acquire` takes them in the given
  * order and either holds all of them or, if one fails or the time runs out, none (the ones
- * taken are released in reverse order); `release` gives them back in reverse order.
+ * taken are released in reverse order); `release` gives them back in reverse order, their
+ * answers awaited together.
  *
  * Always list shared locks in the same order everywhere, or two multi-locks can deadlock.
  */
@@ -42,18 +43,21 @@ export class InterProcessMultiLock implements InterProcessLock {
     // deadline's signal, which aborts with a TimeoutError when the time for all of them is up.
     const each: [number | undefined, AcquireOptions] =
       timeoutMs === 0 ? [0, { signal }] : [undefined, { signal: deadline.signal }];
+    // acquire(0) keeps waiting for its releases' answers (each bounded, see releaseAll); a
+    // deadline or an abort bounds the wait for them like the rest of the call.
+    const cleanupSignal = timeoutMs === 0 ? signal : deadline.signal;
     const acquired: InterProcessLock[] = [];
     try {
       for (const lock of this.#locks) {
         if (!(await lock.acquire(...each))) {
-          await releaseQuietly(acquired);
+          await releaseQuietly(acquired, cleanupSignal);
           return false;
         }
         acquired.push(lock);
       }
       return true;
     } catch (error) {
-      await releaseQuietly(acquired);
+      await releaseQuietly(acquired, cleanupSignal);
       if (deadline.isExpiry(error)) return false;
       throw error;
     }
@@ -64,14 +68,9 @@ export class InterProcessMultiLock implements InterProcessLock {
    * together afterwards (an AggregateError when more than one).
    */
   async release(): Promise<void> {
-    const errors: unknown[] = [];
-    for (const lock of [...this.#locks].reverse()) {
-      try {
-        await lock.release();
-      } catch (error) {
-        errors.push(error);
-      }
-    }
+    const errors = (await releaseAll(this.#locks))
+      .filter((outcome) => outcome.status === 'rejected')
+      .map((outcome) => outcome.reason as unknown);
     if (errors.length === 1) throw errors[0] as Error;
     if (errors.length > 1) throw new AggregateError(errors, 'releasing the multi-lock failed');
   }
@@ -82,12 +81,29 @@ export class InterProcessMultiLock implements InterProcessLock {
   }
 }
 
-async function releaseQuietly(acquired: readonly InterProcessLock[]): Promise<void> {
-  for (const lock of [...acquired].reverse()) {
-    // The caller gets the acquire's own outcome. Each release waits for its answer only while
-    // connected; during an outage the delete goes on in the background (guaranteed).
-    await lock.release().catch(() => undefined);
-  }
+/**
+ * Releases `locks`, last first, all started at once (a release gives its lock up in this process
+ * before it awaits anything). Each waits for its answer only while connected, about 1 s at most
+ * on a link gone silent (a hung server, an unnoticed partition): awaited one after the other,
+ * that would be 1 s per lock.
+ */
+function releaseAll(locks: readonly InterProcessLock[]): Promise<PromiseSettledResult<void>[]> {
+  return Promise.allSettled([...locks].reverse().map(async (lock) => lock.release()));
+}
+
+/**
+ * Gives back what a failed acquire took. The caller gets the acquire's own outcome, so failures
+ * are dropped, and the answers are awaited only until `signal` aborts (the call's time is up or
+ * its caller gave up): the releases have been made by then and their deletes go on alone.
+ */
+async function releaseQuietly(
+  acquired: readonly InterProcessLock[],
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  if (acquired.length === 0) return;
+  const released = releaseAll(acquired);
+  if (signal?.aborted === true) return;
+  await untilAborted(released, signal).catch(() => undefined);
 }
 
 // A multi-lock of nothing would "hold" at once; one of non-locks would fail mid-acquire.

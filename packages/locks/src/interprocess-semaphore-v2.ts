@@ -159,7 +159,10 @@ export class InterProcessSemaphoreV2 {
     });
   }
 
-  /** Closes every lease, never throwing (Curator's `returnAll`). */
+  /**
+   * Closes every lease, never throwing (Curator's `returnAll`). The closes run side by side: on
+   * a link gone silent each waits about 1 s for its answer, not 1 s per lease in turn.
+   */
   async returnAll(leases: Iterable<Lease>): Promise<void> {
     const iterable = leases !== null && typeof leases === 'object' && Symbol.iterator in leases;
     const list: unknown[] = iterable ? [...leases] : [leases];
@@ -169,7 +172,7 @@ export class InterProcessSemaphoreV2 {
         `returnAll takes the Leases from acquire(); got ${describeValue(iterable ? notLease : leases)}`,
       );
     }
-    for (const lease of list as Lease[]) await this.returnLease(lease);
+    await Promise.all((list as Lease[]).map((lease) => this.returnLease(lease)));
   }
 
   /** The lease node names present now (Curator's `getParticipantNodes`). */

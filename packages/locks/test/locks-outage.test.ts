@@ -280,6 +280,55 @@ describe('locks while ZooKeeper is unreachable', () => {
       }
     });
 
+    it('server paused under a multi-lock acquire(1500) that took two of its three locks, a held multi-lock of three and three leases: the acquire answers false on time; release() and returnAll() each take one own-node answer wait, not one per lock; every node goes once the server answers', async () => {
+      const [client, holder] = await Promise.all([
+        connectedClient(server, { sessionTimeoutMs: 10_000 }),
+        connectedClient(server, { sessionTimeoutMs: 10_000 }),
+      ]);
+      const a = uniquePath('paused-multi-a');
+      const b = uniquePath('paused-multi-b');
+      const c = uniquePath('paused-multi-c');
+      const heldPaths = ['d', 'e', 'f'].map((name) => uniquePath(`paused-multi-${name}`));
+      const leasePath = uniquePath('paused-leases');
+      try {
+        assert.equal(await new InterProcessMutex(holder, c).acquire(5000), true);
+        const held = new InterProcessMultiLock(client, heldPaths);
+        assert.equal(await held.acquire(5000), true);
+        const semaphore = new InterProcessSemaphoreV2(client, leasePath, 3);
+        const leases = await semaphore.acquire(3);
+        const acquiring = timed(() => new InterProcessMultiLock(client, [a, b, c]).acquire(1500));
+        await waitFor(async () => (await holder.getChildren(b).catch(() => [])).length === 1, {
+          message: 'the multi-lock holds its first two locks and waits for the third',
+        });
+        await server.pause();
+        const [released, returned] = await Promise.all([
+          timed(() => held.release()),
+          timed(() => semaphore.returnAll(leases)),
+        ]);
+        const acquired = await acquiring;
+        server.resume();
+        assert.equal(resolved(acquired), false);
+        assertBetween(acquired.ms, { lowMs: 1500, highMs: 2000 }, 'acquire(1500)');
+        for (const [what, outcome] of [
+          ['release() of three locks', released],
+          ['returnAll() of three leases', returned],
+        ] as const) {
+          resolved(outcome);
+          assertBetween(outcome.ms, { lowMs: 0, highMs: OWN_NODE_ANSWER_WAIT_MS + 500 }, what);
+        }
+        await waitFor(
+          async () => {
+            const paths = [a, b, ...heldPaths, `${leasePath}/leases`];
+            const left = await Promise.all(paths.map((path) => client.getChildren(path)));
+            return left.every((children) => children.length === 0);
+          },
+          { message: 'every lock and lease node deleted once the server answers' },
+        );
+      } finally {
+        await closeAll([client, holder]);
+      }
+    });
+
     it('acquire(0) on a connection that stops answering mid-call (server paused): false once the connection is declared dead, not after the retry policy', async () => {
       // The liveness check declares a silent connection dead after 2/3 of the session timeout.
       const client = await connectedClient(server, { sessionTimeoutMs: 3000 });
