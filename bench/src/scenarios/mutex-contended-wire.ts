@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { RawZooKeeperSession } from '@zkrecipes/testing';
-import { hangGuard, SESSION_TIMEOUT_MS } from '../bench-context.js';
+import type { RawZooKeeperSession } from '@zkrecipes/testing';
+import { hangGuard } from '../bench-context.js';
+import { withBareSessions } from './bare-sessions.js';
 import { Checks } from '../checks.js';
 import { resultFromSamples } from '../result-line.js';
 import { Samples } from '../samples.js';
@@ -53,16 +54,7 @@ export const mutexContendedWire: Scenario = {
     // Warmer than the peer's 5 cycles: a cold floor would understate what the wire allows.
     const warmupPerSession = context.size(50, 10);
     const lockPath = `${path}/lock`;
-    const sessions = await Promise.all(
-      Array.from({ length: WAITERS }, () =>
-        RawZooKeeperSession.connect(context.connectString, {
-          sessionTimeoutMs: SESSION_TIMEOUT_MS,
-        }),
-      ),
-    );
-    try {
-      await sessions[0]!.create(path);
-      await sessions[0]!.create(lockPath);
+    return withBareSessions(context, WAITERS, { path, lockPath }, async (sessions) => {
       for (const session of sessions) {
         for (let i = 0; i < warmupPerSession; i += 1) {
           await session.delete(await acquire(session, lockPath));
@@ -105,8 +97,6 @@ export const mutexContendedWire: Scenario = {
           ),
         ),
       ];
-    } finally {
-      await Promise.all(sessions.map((session) => session.close()));
-    }
+    });
   },
 };

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { RawZooKeeperSession } from '@zkrecipes/testing';
+import type { RawZooKeeperSession } from '@zkrecipes/testing';
 import { resultFromSamples } from '../result-line.js';
 import type { Scenario } from '../scenario.js';
 import { Checks } from '../checks.js';
 import { rate, runCyclesTogether } from '../sync.js';
-import { SESSION_TIMEOUT_MS } from '../bench-context.js';
+import { withBareSessions } from './bare-sessions.js';
 
 const READERS = 8;
 
@@ -23,16 +23,7 @@ export const rwlockReadersWire: Scenario = {
     // Warmer than the peer's 5 cycles: a cold floor would understate what the wire allows.
     const warmupPerReader = context.size(200, 20);
     const lockPath = `${path}/rwlock`;
-    const sessions = await Promise.all(
-      Array.from({ length: READERS }, () =>
-        RawZooKeeperSession.connect(context.connectString, {
-          sessionTimeoutMs: SESSION_TIMEOUT_MS,
-        }),
-      ),
-    );
-    try {
-      await sessions[0]!.create(path);
-      await sessions[0]!.create(lockPath);
+    return withBareSessions(context, READERS, { path, lockPath }, async (sessions) => {
       const cycle = async (session: RawZooKeeperSession): Promise<void> => {
         const created = session.create(`${lockPath}/_c_${randomUUID()}-__READ__`, undefined, {
           mode: 'EPHEMERAL_SEQUENTIAL',
@@ -67,8 +58,6 @@ export const rwlockReadersWire: Scenario = {
           ),
         ),
       ];
-    } finally {
-      await Promise.all(sessions.map((session) => session.close()));
-    }
+    });
   },
 };
