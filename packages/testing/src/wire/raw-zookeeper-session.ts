@@ -267,7 +267,11 @@ export class RawZooKeeperSession implements SessionOwner, AsyncDisposable {
     }
     const xid = type === OpCode.ping ? Xid.ping : this.#nextXid++;
     const reply = this.#replies.expect(xid, describe, path);
-    if (watcher !== undefined && path !== undefined) this.#watchOnReply.set(xid, { path, watcher });
+    if (watcher !== undefined && path !== undefined) {
+      this.#watchOnReply.set(xid, { path, watcher });
+      // Given up on (its deadline passed): a late reply must not leave a watch nobody holds.
+      reply.catch(() => this.#watchOnReply.delete(xid));
+    }
     corkUntilNextMicrotask(this.#socket); // requests made together leave in one write
     this.#socket.write(
       encodeRequest(xid, type, body instanceof JuteWriter ? body.toBuffer() : body),
