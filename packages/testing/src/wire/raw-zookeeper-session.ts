@@ -303,7 +303,7 @@ export class RawZooKeeperSession implements SessionOwner, AsyncDisposable {
     else held.push(watcher);
   }
 
-  /** Fires the path's data watches; in a microtask, as the replies read before it resolve. */
+  /** Fires the path's data watches (their waiters resume in microtasks, after the replies read before). */
   #notify(event: { type: number; path: string }): void {
     if (!DATA_WATCH_EVENTS.has(event.type)) return;
     const watchers = this.#dataWatches.get(event.path);
@@ -321,14 +321,14 @@ export class RawZooKeeperSession implements SessionOwner, AsyncDisposable {
     clearInterval(this.#pingTimer);
     this.#socket.destroy();
     this.#replies.failAll(reason?.message ?? 'session closed', reason);
-    // The watches went with the connection: nothing will fire them.
+    // The watches went with the connection: nothing will fire them. (A watch still waiting for
+    // its reply was never handed out: its watchData call fails with the request.)
     const lost = new RawZooKeeperError(
       ZooKeeperErrorCode.CONNECTION_LOSS,
       `watch: ${reason?.message ?? 'session closed'}`,
       { cause: reason },
     );
     const watchers = [...this.#dataWatches.values()].flat();
-    watchers.push(...[...this.#watchOnReply.values()].map((watch) => watch.watcher));
     this.#dataWatches.clear();
     this.#watchOnReply.clear();
     for (const watcher of watchers) watcher.fail(lost);
