@@ -13,6 +13,7 @@ export { decodeConnectResponse, encodeConnectRequest } from './connect-codec.js'
 export type { ConnectRequest, ConnectResponse } from './connect-codec.js';
 
 // Numbers
+export { readInt32, readInt64, readInt64AsNumber, writeInt32 } from './big-endian.js';
 export { OpCode } from './op-code.js';
 export { Xid } from './xid.js';
 export { CreateFlag } from './create-flag.js';

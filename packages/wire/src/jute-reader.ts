@@ -1,5 +1,6 @@
 // The reading half of jute (see jute-writer.ts). Every read checks the bytes are there, so a
 // reply cut short or of an unexpected shape fails with a message instead of reading garbage.
+import { readInt32, readInt64 } from './big-endian.js';
 
 /** Reads one reply payload (without its length prefix). Throws on a short buffer. */
 export class JuteReader {
@@ -25,7 +26,7 @@ export class JuteReader {
   /** A 32-bit signed int, big-endian. */
   int(): number {
     this.#need(4);
-    const value = this.#buffer.readInt32BE(this.#offset);
+    const value = readInt32(this.#buffer, this.#offset);
     this.#offset += 4;
     return value;
   }
@@ -33,7 +34,7 @@ export class JuteReader {
   /** A 64-bit signed long, big-endian. */
   long(): bigint {
     this.#need(8);
-    const value = this.#buffer.readBigInt64BE(this.#offset);
+    const value = readInt64(this.#buffer, this.#offset);
     this.#offset += 8;
     return value;
   }

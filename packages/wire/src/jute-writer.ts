@@ -2,6 +2,7 @@
 // strings (-1 for null), vectors as a count followed by the items. The writer grows one
 // buffer instead of collecting chunks: a create on a lock's hot path is encoded with one or
 // two allocations, as the hand-written encoders it replaces were.
+import { writeInt32 } from './big-endian.js';
 
 /** Four bytes kept free at the start so that `frame()` can add the length without a copy. */
 const LENGTH_PREFIX_BYTES = 4;
@@ -24,7 +25,7 @@ export class JuteWriter {
   /** A 32-bit signed int, big-endian. */
   int(value: number): this {
     this.#ensure(4);
-    this.#offset = this.#buffer.writeInt32BE(value, this.#offset);
+    this.#offset = writeInt32(this.#buffer, this.#offset, value);
     return this;
   }
 
@@ -79,7 +80,7 @@ export class JuteWriter {
 
   /** The payload with its int32 length prefix, ready for the socket. */
   frame(): Buffer {
-    this.#buffer.writeInt32BE(this.length, 0);
+    writeInt32(this.#buffer, 0, this.length);
     return this.#buffer.subarray(0, this.#offset);
   }
 

@@ -1,5 +1,6 @@
 // A znode's Stat as jute writes it: czxid, mzxid, ctime, mtime (longs), version, cversion,
 // aversion (ints), ephemeralOwner (long), dataLength, numChildren (ints), pzxid (long).
+import { readInt32, readInt64, readInt64AsNumber } from './big-endian.js';
 
 /** The bytes of one Stat on the wire. */
 export const STAT_BYTES = 68;
@@ -39,16 +40,16 @@ export function decodeStat(bytes: Buffer, offset = 0): Stat {
   }
   // Keys in the order the framework always built them (pzxid third), fields at jute's offsets.
   return {
-    czxid: bytes.readBigInt64BE(offset),
-    mzxid: bytes.readBigInt64BE(offset + 8),
-    pzxid: bytes.readBigInt64BE(offset + 60),
-    ctime: Number(bytes.readBigInt64BE(offset + 16)),
-    mtime: Number(bytes.readBigInt64BE(offset + 24)),
-    version: bytes.readInt32BE(offset + 32),
-    cversion: bytes.readInt32BE(offset + 36),
-    aversion: bytes.readInt32BE(offset + 40),
-    ephemeralOwner: bytes.readBigInt64BE(offset + 44),
-    dataLength: bytes.readInt32BE(offset + 52),
-    numChildren: bytes.readInt32BE(offset + 56),
+    czxid: readInt64(bytes, offset),
+    mzxid: readInt64(bytes, offset + 8),
+    pzxid: readInt64(bytes, offset + 60),
+    ctime: readInt64AsNumber(bytes, offset + 16),
+    mtime: readInt64AsNumber(bytes, offset + 24),
+    version: readInt32(bytes, offset + 32),
+    cversion: readInt32(bytes, offset + 36),
+    aversion: readInt32(bytes, offset + 40),
+    ephemeralOwner: readInt64(bytes, offset + 44),
+    dataLength: readInt32(bytes, offset + 52),
+    numChildren: readInt32(bytes, offset + 56),
   };
 }

@@ -10,13 +10,17 @@ import type { Writable } from 'node:stream';
 
 const corked = new WeakSet<Writable>();
 
+function uncorkNow(socket: Writable): void {
+  corked.delete(socket);
+  socket.uncork();
+}
+
 /** Corks `socket` until the current microtask checkpoint (once per socket until then). */
 export function corkUntilNextMicrotask(socket: Writable): void {
   if (corked.has(socket) || socket.destroyed) return;
   corked.add(socket);
   socket.cork();
-  queueMicrotask(() => {
-    corked.delete(socket);
-    socket.uncork();
-  });
+  // A bare promise job: queueMicrotask wraps each callback in an AsyncResource (about fifteen
+  // calls of Node's async-hooks bookkeeping) that nothing here needs.
+  void Promise.resolve(socket).then(uncorkNow);
 }

@@ -20,16 +20,8 @@ export interface ValidatePathOptions {
   sequential?: boolean | undefined;
 }
 
-// ZooKeeper's PathUtils rejects these UTF-16 code units; any character outside the Basic
-// Multilingual Plane is among them, since its surrogates fall in D800-DFFF.
-function isInvalidCharacter(c: number): boolean {
-  return (
-    (c > 0x0000 && c <= 0x001f) ||
-    (c >= 0x007f && c <= 0x009f) ||
-    (c >= 0xd800 && c <= 0xf8ff) ||
-    (c >= 0xfff0 && c <= 0xffff)
-  );
-}
+const SLASH = 0x2f;
+const DOT = 0x2e;
 
 /** The character at `i` as a code point (an emoji is U+1F600, not its first surrogate). */
 function describeCharacter(path: string, i: number): string {
@@ -55,43 +47,65 @@ export function validatePath(
   if (typeof path !== 'string') {
     throw new InvalidArgumentError(`path must be a string; got ${describeValue(path)}`);
   }
-  const fail = (detail: string): never => {
-    throw new InvalidArgumentError(detail, { path });
-  };
-  if (path.length === 0) fail('path must not be empty');
-  if (!path.startsWith('/')) fail('path must start with "/" (ZooKeeper has no relative paths)');
-
-  // Like ZooKeeper, check what the server will hold: a sequential path gets a digit appended.
-  const checked = sequential ? `${path}1` : path;
-  if (checked === '/') {
-    if (!allowRoot) fail('the root "/" is not allowed here; name a node below it');
-    return;
+  if (path.length === 0) failPath(path, 'path must not be empty');
+  if (path.charCodeAt(0) !== SLASH) {
+    failPath(path, 'path must start with "/" (ZooKeeper has no relative paths)');
   }
-  if (checked.endsWith('/')) fail('path must not end with "/"');
+  // Like ZooKeeper, check what the server will hold: a sequential path gets a digit appended,
+  // so its last node name is never empty, "." or "..".
+  if (!sequential) {
+    if (path.length === 1) {
+      if (!allowRoot) failPath(path, 'the root "/" is not allowed here; name a node below it');
+      return;
+    }
+    if (path.charCodeAt(path.length - 1) === SLASH) failPath(path, 'path must not end with "/"');
+  }
 
+  // One pass, no substrings: this runs for every request a lock or a queue sends.
+  const end = path.length;
   let segmentStart = 1;
-  for (let i = 1; i <= checked.length; i++) {
-    const c = i < checked.length ? checked.charCodeAt(i) : 0x2f;
-    if (c === 0x2f) {
-      const segment = checked.slice(segmentStart, i);
-      if (segment === '') fail(`empty node name ("//") at index ${i}`);
-      if (segment === '.' || segment === '..') {
-        fail(`"${segment}" is not allowed as a node name (index ${segmentStart})`);
+  for (let i = 1; i <= end; i++) {
+    const c = i < end ? path.charCodeAt(i) : SLASH;
+    if (c === SLASH) {
+      if (i === end && sequential) break;
+      const length = i - segmentStart;
+      if (length === 0) failPath(path, `empty node name ("//") at index ${i}`);
+      if (
+        length <= 2 &&
+        path.charCodeAt(segmentStart) === DOT &&
+        (length === 1 || path.charCodeAt(segmentStart + 1) === DOT)
+      ) {
+        const segment = path.slice(segmentStart, i);
+        failPath(path, `"${segment}" is not allowed as a node name (index ${segmentStart})`);
       }
       segmentStart = i + 1;
-    } else if (c === 0) {
-      fail(`null character at index ${i}`);
-    } else if (isInvalidCharacter(c)) {
-      fail(`character ${describeCharacter(checked, i)} at index ${i} is not allowed by ZooKeeper`);
+    } else if (
+      c < 0x20 ||
+      (c >= 0x7f && c <= 0x9f) ||
+      (c >= 0xd800 && (c <= 0xf8ff || c >= 0xfff0))
+    ) {
+      if (c === 0) failPath(path, `null character at index ${i}`);
+      failPath(
+        path,
+        `character ${describeCharacter(path, i)} at index ${i} is not allowed by ZooKeeper`,
+      );
     }
   }
 
-  // The server's name for a sequential node is 10 digits longer than what we send.
-  const bytes = Buffer.byteLength(path, 'utf8') + (sequential ? 10 : 0);
+  // The server's name for a sequential node is 10 digits longer than what we send. A UTF-16
+  // unit is at most 3 UTF-8 bytes, so most paths need no count.
+  const suffixBytes = sequential ? 10 : 0;
+  if (path.length * 3 + suffixBytes <= MAX_PATH_BYTES) return;
+  const bytes = Buffer.byteLength(path, 'utf8') + suffixBytes;
   if (bytes > MAX_PATH_BYTES) {
-    fail(
+    failPath(
+      path,
       `path is ${bytes} bytes in UTF-8${sequential ? ' with its sequence suffix' : ''}; ` +
         `the limit is ${MAX_PATH_BYTES} bytes`,
     );
   }
+}
+
+function failPath(path: string, detail: string): never {
+  throw new InvalidArgumentError(detail, { path });
 }

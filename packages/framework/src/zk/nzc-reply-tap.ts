@@ -9,7 +9,7 @@
  * own handler would. Every other frame (pings, auth, nzc's own requests) goes to nzc whole, in
  * wire order: nzc never sees a partial frame.
  */
-import { decodeWatcherEvent, type WatcherEvent } from '@zkrecipes/wire';
+import { decodeWatcherEvent, readInt32, type WatcherEvent } from '@zkrecipes/wire';
 
 /** A request written and not answered yet, as nzc's pending queue holds it. */
 export interface PendingPacket {
@@ -87,7 +87,7 @@ export class NzcReplyTap {
     this.#pendingBytes = 0;
     let offset = 0;
     while (buffer.length - offset >= LENGTH_BYTES) {
-      const end = offset + LENGTH_BYTES + buffer.readInt32BE(offset);
+      const end = offset + LENGTH_BYTES + readInt32(buffer, offset);
       if (end > buffer.length) break;
       const frame = buffer.subarray(offset, end);
       offset = end;
@@ -107,7 +107,7 @@ export class NzcReplyTap {
   #frameEnd(): number {
     const first = this.#pending[0]!;
     const head = first.length >= LENGTH_BYTES ? first : Buffer.concat(this.#pending);
-    return LENGTH_BYTES + head.readInt32BE(0);
+    return LENGTH_BYTES + readInt32(head, 0);
   }
 
   /** `frame` if nzc is to handle it; undefined when it was handled here. */
@@ -115,7 +115,7 @@ export class NzcReplyTap {
     const manager = this.#manager;
     if (manager.state === NZC_CONNECTING) return frame;
     if (frame.length < LENGTH_BYTES + REPLY_HEADER_BYTES) return frame;
-    const xid = frame.readInt32BE(LENGTH_BYTES);
+    const xid = readInt32(frame, LENGTH_BYTES);
     if (xid === XID_NOTIFICATION) return this.#notification(frame);
     if (xid < 0) return frame; // ping, auth
     // Replies come in request order: this one answers the head of nzc's pending queue (on any
@@ -124,7 +124,7 @@ export class NzcReplyTap {
     if (head?.request.raw !== true || head.request.header.xid !== xid) return frame;
     manager.pendingQueue.shift();
     manager.zxid = Buffer.from(frame.subarray(ZXID_OFFSET, ZXID_OFFSET + 8));
-    const err = frame.readInt32BE(ERR_OFFSET);
+    const err = readInt32(frame, ERR_OFFSET);
     head.callback?.(
       err === 0 ? null : this.#options.errorOf(err),
       frame.subarray(LENGTH_BYTES + REPLY_HEADER_BYTES),

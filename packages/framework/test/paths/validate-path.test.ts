@@ -97,7 +97,7 @@ describe('validatePath', () => {
   });
 
   it('lets a sequential prefix end in "/" or "." because the server appends digits', () => {
-    for (const path of ['/a/', '/a/.', '/', '/a/lock-']) {
+    for (const path of ['/a/', '/a/.', '/a/..', '/', '/a/lock-']) {
       validatePath(path, { sequential: true, allowRoot: false });
     }
     rejects('/a//', 'INVALID_ARGUMENT: /a// - empty node name ("//") at index 3', {
@@ -116,6 +116,8 @@ describe('validatePath', () => {
     );
     // Counted in bytes: "é" is two.
     assert.throws(() => validatePath(`/${'é'.repeat(2048)}`), isInvalidArgument);
+    // Too long to skip the count (3 bytes a unit at most), short enough in bytes.
+    validatePath(`/${'é'.repeat(1400)}`);
     // A sequential path leaves room for the 10-digit suffix.
     assert.throws(
       () => validatePath(`/${'a'.repeat(MAX_PATH_BYTES - 10)}`, { sequential: true }),
