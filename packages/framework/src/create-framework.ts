@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import { CallOrderGate } from './client/call-order-gate.js';
 import { setMaxListeners } from 'node:events';
 import type { MeterProvider, TracerProvider } from '@opentelemetry/api';

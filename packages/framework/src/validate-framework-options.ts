@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import { InvalidArgumentError } from './errors/zookeeper-error-classes.js';
 import { CONNECTION_ISSUE_LOGGING_MODES } from './logging/connection-issue-logger.js';
 import { describeValue, validateTimeoutMs } from './paths/validate-number.js';

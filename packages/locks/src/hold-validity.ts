@@ -2,6 +2,7 @@
 // `connectionStreamOf`): a hold only remembers the epoch it was confirmed in, and an AbortSignal
 // is made (and registered with the stream) only when someone asks for it. An uncontended
 // acquire/release cycle thus costs no subscription at all.
+import { performance } from 'node:perf_hooks';
 import { ClosedError, ConnectionLossError, SessionExpiredError } from '@zkrecipes/framework';
 import type { ConnectionStream, LossCause } from '@zkrecipes/framework/recipe-support';
 

@@ -1,6 +1,7 @@
 // The locks' metrics and spans: how long acquires wait and how they end, how long holds last,
 // acquire(0) answers, and lost signals fired while a hold was in force. Attributes are the
 // lock's class name (and its path only when the client records paths).
+import { performance } from 'node:perf_hooks';
 import type { FrameworkClient } from '@zkrecipes/framework';
 import {
   telemetryOf,

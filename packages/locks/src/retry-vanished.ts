@@ -2,6 +2,7 @@
 // RETRY_DUE_TO_MISSING_NODE): a node we queued with can vanish without our delete, when its
 // session ends while we wait. Curator then queues again if the client's retry policy allows.
 // One copy for the locks and the semaphore.
+import { performance } from 'node:perf_hooks';
 import { NoNodeError, type FrameworkClient, type Logger } from '@zkrecipes/framework';
 import { abortableSleep } from '@zkrecipes/framework/recipe-support';
 

@@ -3,6 +3,7 @@
 // buffer passwd} plus the trailing bool readOnly that 3.4+ servers read;
 // ConnectResponse {int protocolVersion, int timeOut, long sessionId, buffer passwd} and
 // the server's own readOnly bool, which older servers leave out.
+import { Buffer } from 'node:buffer';
 import { JuteReader } from './jute-reader.js';
 import { JuteWriter } from './jute-writer.js';
 

@@ -2,6 +2,8 @@
 // This reassembles whole payloads from whatever chunks arrive.
 
 /** jute.maxbuffer defaults to ~1 MB; anything far beyond it is a corrupt stream. */
+import { Buffer } from 'node:buffer';
+
 const MAX_FRAME_BYTES = 64 * 1024 * 1024;
 
 /** Splits a ZooKeeper byte stream into frame payloads. */

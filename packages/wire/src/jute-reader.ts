@@ -1,5 +1,6 @@
 // The reading half of jute (see jute-writer.ts). Every read checks the bytes are there, so a
 // reply cut short or of an unexpected shape fails with a message instead of reading garbage.
+import { Buffer } from 'node:buffer';
 import { readInt32, readInt64 } from './big-endian.js';
 
 /** Reads one reply payload (without its length prefix). Throws on a short buffer. */

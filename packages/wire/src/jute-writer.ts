@@ -2,6 +2,7 @@
 // strings (-1 for null), vectors as a count followed by the items. The writer grows one
 // buffer instead of collecting chunks: a create on a lock's hot path is encoded with one or
 // two allocations, as the hand-written encoders it replaces were.
+import { Buffer } from 'node:buffer';
 import { writeInt32 } from './big-endian.js';
 
 /** Four bytes kept free at the start so that `frame()` can add the length without a copy. */

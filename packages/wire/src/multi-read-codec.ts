@@ -5,6 +5,7 @@
 // and a GetDataRequest {ustring path, bool watch=false}; then MultiHeader {-1, true, -1}.
 // Reply: for each op a MultiHeader and a GetDataResponse {buffer data, Stat}, or an
 // ErrorResponse {int err} under type -1; then the done header.
+import { Buffer } from 'node:buffer';
 import { JuteReader } from './jute-reader.js';
 import { JuteWriter } from './jute-writer.js';
 import { OpCode } from './op-code.js';

@@ -5,6 +5,7 @@
 // SetDataRequest {ustring path, buffer data, int version}.
 // Replies: ExistsResponse and SetDataResponse {Stat} (decodeStat); GetDataResponse {buffer data, Stat};
 // GetChildren2Response {vector<ustring> children, Stat}.
+import { Buffer } from 'node:buffer';
 import { JuteReader } from './jute-reader.js';
 import { JuteWriter } from './jute-writer.js';
 import { decodeStat, type Stat } from './stat.js';

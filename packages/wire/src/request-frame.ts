@@ -1,4 +1,5 @@
 // Every request after the handshake: int32 length, RequestHeader {int xid, int type}, body.
+import { Buffer } from 'node:buffer';
 import { writeInt32 } from './big-endian.js';
 
 /** The frame of one request: length prefix, header, then `body` (a request record). */

@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import { isNodeExists, isNoNode } from '../errors/predicates.js';
 import type { Acl, CreateMode } from '../zk/zookeeper-types.js';
 import type { ZooKeeperOperations } from '../zk/zookeeper-operations.js';

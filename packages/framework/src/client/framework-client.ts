@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import { resolveAcl } from './acl-provider.js';
 import type { IterableObservable } from '../streams/iterable-observable.js';
 import type {

@@ -2,6 +2,7 @@
 // connection on a packet over its jute.maxbuffer; the client would then see CONNECTION_LOSS,
 // retry the same packet, and every hold on the connection would see SUSPENDED each time. A
 // request that cannot fit is refused here instead, with an error that says why.
+import { Buffer } from 'node:buffer';
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import type { Acl, WireTransactionOp } from '../zk/zookeeper-types.js';
 

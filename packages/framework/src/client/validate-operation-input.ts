@@ -1,6 +1,7 @@
 // The checks every operation runs on its options before anything is sent, kept together
 // because they share one message shape: `<name> must be <rule>; got <value>`. Paths, data,
 // versions and timeouts have their validators in src/paths/.
+import { Buffer } from 'node:buffer';
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import { describeValue } from '../paths/validate-number.js';
 import { validateData } from '../paths/validate-data.js';

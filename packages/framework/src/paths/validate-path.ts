@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import { describeValue } from './validate-number.js';
 

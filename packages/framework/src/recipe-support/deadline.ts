@@ -3,6 +3,7 @@
 // operation of the call gets `deadline.signal`, every wait `deadline.atMs`, instead of each
 // layer turning a timeout into a deadline and back.
 
+import { performance } from 'node:perf_hooks';
 import { expiryFor, type SharedExpiry } from './expiry-signals.js';
 
 /** Options of {@link Deadline.of}. */

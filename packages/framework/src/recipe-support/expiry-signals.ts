@@ -8,6 +8,8 @@
 // its timer stops once a newer one replaces it with no call left on it.
 
 /** The most a shared expiry may fire after a call's own deadline. */
+import { performance } from 'node:perf_hooks';
+
 export const EXPIRY_SLACK_MAX_MS = 10;
 
 /** One shared expiry: its signal aborts at `atMs`; `members` calls still use it. */

@@ -4,6 +4,7 @@
 // the next request would). An abort rejects with the signal's reason; a deadline given as a
 // `performance.now()` instant resolves TIMED_OUT. Everything armed is disarmed before the wait
 // returns, so a process that waits millions of times keeps no listeners behind.
+import { performance } from 'node:perf_hooks';
 import { ClosedError } from '../errors/zookeeper-error-classes.js';
 import { onAbort } from '../retry/on-abort.js';
 

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { isRetryable as isRetryableError } from '../errors/predicates.js';
 import { abortableSleep } from './abortable-sleep.js';
 import { onAbort } from './on-abort.js';

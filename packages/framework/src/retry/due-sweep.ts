@@ -6,6 +6,8 @@
  * something is due cost next to nothing. Used where lateness of a fraction of the delay does
  * not matter: a request's deadline, how long a release waits for its answer.
  */
+import { performance } from 'node:perf_hooks';
+
 export class DueSweep {
   readonly #sweepMs: number;
   readonly #due = new Set<Due>();

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import { isRetryable as isRetryableError } from '../errors/predicates.js';
 import { abortableSleep } from './abortable-sleep.js';

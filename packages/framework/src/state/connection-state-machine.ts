@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { ReplaySubject, Subject, type Observable, type Subscription } from 'rxjs';
 import type { Logger } from '../logging/logger.js';
 import type { ConnectionEvent } from '../zk/connection-event.js';

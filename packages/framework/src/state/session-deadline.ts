@@ -6,6 +6,7 @@
 // take what it held, before this client says LOST.
 
 /** Timers fire late and clocks of two machines drift: LOST comes this much early. */
+
 export function lostSafetyMarginMs(windowMs: number): number {
   return Math.min(100, windowMs / 50);
 }

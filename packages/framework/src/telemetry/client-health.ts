@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { WatchBudget } from '../client/client-context.js';
 import type { ConnectionState } from '../state/connection-state.js';
 import type { ConnectionHistory } from './connection-history.js';

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Observable } from 'rxjs';
 import { ConnectionState, type ConnectionStateChange } from '../state/connection-state.js';
 

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { SpanStatusCode, type Attributes, type Span } from '@opentelemetry/api';
 import type { Observable } from 'rxjs';
 import type { WatchBudget } from '../client/client-context.js';

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Attributes, Histogram } from '@opentelemetry/api';
 import { isZooKeeperError } from '../errors/predicates.js';
 import type { ClientTelemetry } from './client-telemetry.js';

@@ -1,3 +1,5 @@
+import { performance } from 'node:perf_hooks';
+
 export interface ConnectionHealthMonitorOptions {
   /** The requested session timeout; replaced by the negotiated one once connected. */
   readonly sessionTimeoutMs: number;

@@ -4,6 +4,8 @@
  * here (see DESIGN.md section 2); the rest (heartbeat, watchdog, parking, new sessions) is the
  * connection's job, which talks to nzc only through this handle.
  */
+import { performance } from 'node:perf_hooks';
+import { Buffer } from 'node:buffer';
 import { createRequire } from 'node:module';
 import {
   AddWatchMode as ADD_WATCH_MODE,

@@ -9,6 +9,7 @@
  * own handler would. Every other frame (pings, auth, nzc's own requests) goes to nzc whole, in
  * wire order: nzc never sees a partial frame.
  */
+import { Buffer } from 'node:buffer';
 import { decodeWatcherEvent, readInt32, type WatcherEvent } from '@zkrecipes/wire';
 
 /** A request written and not answered yet, as nzc's pending queue holds it. */

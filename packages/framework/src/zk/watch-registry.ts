@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import { WatchBudgetExceededError } from '../errors/zookeeper-error-classes.js';
 import type { NzcEvent, NzcWatcher } from './nzc-types.js';
 import { watchEventTypeOf } from './nzc-adapter.js';

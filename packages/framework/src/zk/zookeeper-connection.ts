@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { Subject, type Observable } from 'rxjs';
 import {
   AuthFailedError,
