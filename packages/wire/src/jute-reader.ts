@@ -80,7 +80,7 @@ export class JuteReader {
   }
 
   #need(bytes: number): void {
-    if (this.remaining < bytes) {
+    if (this.#buffer.length - this.#offset < bytes) {
       throw new Error(
         `jute: cut short, need ${bytes} bytes at offset ${this.#offset}, have ${this.remaining}`,
       );

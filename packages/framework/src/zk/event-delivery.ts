@@ -1,3 +1,5 @@
+import { currentTurn, isCurrentTurn } from './event-loop-turn.js';
+
 interface Entry {
   readonly run: () => void;
   /** An event, dropped once the client closes; a reply's settlement always runs. */
@@ -27,15 +29,18 @@ export class EventDelivery {
   #pending: Entry[] = [];
   #scheduled = false;
   #closed = false;
-  /** A reply settled in this macrotask: its continuation may not have run yet. */
-  #replySettled = false;
+  /**
+   * The event-loop turn in which a reply was last settled: while it lasts, that reply's
+   * continuation may not have run yet.
+   */
+  #settledTurn = -1;
   /** Inside #drain: entries taken from #pending may not have run yet. */
   #draining = false;
 
   /** Queues an event behind everything queued before it. */
   push(deliver: () => void): void {
     if (this.#closed) return;
-    if (this.#pending.length === 0 && !this.#replySettled && !this.#draining) {
+    if (this.#pending.length === 0 && !isCurrentTurn(this.#settledTurn) && !this.#draining) {
       queueMicrotask(() => {
         if (!this.#closed) deliver();
       });
@@ -61,13 +66,9 @@ export class EventDelivery {
     for (const entry of pending) if (!entry.event) entry.run();
   }
 
-  /** Settles a reply and notes that its continuation may still be pending in this macrotask. */
+  /** Settles a reply and notes that its continuation may still be pending in this turn. */
   #settle(settle: () => void): void {
-    if (!this.#replySettled) {
-      this.#replySettled = true;
-      // The macrotask's microtasks, the reply's continuation among them, all run before this.
-      setImmediate(() => (this.#replySettled = false));
-    }
+    this.#settledTurn = currentTurn();
     settle();
   }
 

@@ -124,7 +124,9 @@ export class NzcReplyTap {
     const head = manager.pendingQueue[0];
     if (head?.request.raw !== true || head.request.header.xid !== xid) return frame;
     manager.pendingQueue.shift();
-    manager.zxid = Buffer.from(frame.subarray(ZXID_OFFSET, ZXID_OFFSET + 8));
+    // A view, not a copy: every socket read has a buffer of its own, and this one is kept
+    // only until the next reply replaces it.
+    manager.zxid = frame.subarray(ZXID_OFFSET, ZXID_OFFSET + 8);
     const err = readInt32(frame, ERR_OFFSET);
     head.callback?.(
       err === 0 ? null : this.#options.errorOf(err),

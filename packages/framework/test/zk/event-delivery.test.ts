@@ -49,6 +49,17 @@ describe('EventDelivery', () => {
     assert.deepEqual(seen, ['first event', 'second event', 'reply continued']);
   });
 
+  it("is not held back by a reply another connection's delivery settled in this macrotask", async () => {
+    const other = new EventDelivery();
+    const delivery = new EventDelivery();
+    const seen: string[] = [];
+    setImmediate(() => seen.push('next macrotask'));
+    other.inOrder(() => seen.push('other reply'));
+    delivery.push(() => seen.push('event'));
+    await nextMacrotask();
+    assert.deepEqual(seen, ['other reply', 'event', 'next macrotask']);
+  });
+
   it('delivers without waiting again once a macrotask has passed since the last reply', async () => {
     const delivery = new EventDelivery();
     const seen: string[] = [];
