@@ -11,7 +11,7 @@ import { LeaderLatch } from '@zkrecipes/leader';
 import { DistributedQueue, jsonSerializer } from '@zkrecipes/queues';
 import { CuratorCache, NodeCache, PathChildrenCache, StartMode } from '@zkrecipes/caches';
 import { GroupMember } from '@zkrecipes/group';
-import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
+import { fourLetterWord, TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { OtelCapture } from '@zkrecipes/test-support';
 
@@ -23,6 +23,18 @@ function clientWith(server: TestingServer, otel: OtelCapture): FrameworkClient {
     meterProvider: otel.meterProvider,
     tracerProvider: otel.tracerProvider,
   });
+}
+
+/** The paths the server holds a watch on for `client`'s session (its `wchc` report). */
+async function watchedBy(server: TestingServer, client: FrameworkClient): Promise<string[]> {
+  const session = `0x${client.sessionId?.toString(16)}`;
+  const paths: string[] = [];
+  let ours = false;
+  for (const line of (await fourLetterWord(server.host, server.port, 'wchc')).split('\n')) {
+    if (line.startsWith('0x')) ours = line.trim() === session;
+    else if (ours && line.trim() !== '') paths.push(line.trim());
+  }
+  return paths;
 }
 
 const MUTEX = { 'zkrecipes.recipe': 'InterProcessMutex' };
@@ -89,6 +101,11 @@ describe('observability acceptance: a scripted run on a real server', () => {
     await waitFor(async () => (await latchB.getParticipants()).length === 2, {
       message: 'B queued',
     });
+    // B waits on A's node: only a failover B sees happen (a watch event) has a leaderless time.
+    await waitFor(
+      async () => (await watchedBy(server, b)).some((path) => path.startsWith(`${latchPath}/`)),
+      { message: "B watches A's node" },
+    );
     const failoverStart = performance.now();
     await latchA.close();
     await waitFor(() => latchB.isLeader, { message: 'B took over' });
