@@ -25,6 +25,9 @@ export class JuteWriter {
 
   /** A 32-bit signed int, big-endian. */
   int(value: number): this {
+    // Checked as Buffer's writeInt32BE checked it: bytes of a value that is not an int32 would
+    // be a different number on the server.
+    if ((value | 0) !== value) throw new RangeError(`jute int out of range: ${value}`);
     this.#ensure(4);
     this.#offset = writeInt32(this.#buffer, this.#offset, value);
     return this;

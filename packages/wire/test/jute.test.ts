@@ -38,6 +38,19 @@ describe('JuteWriter and JuteReader', () => {
     assert.equal(frame.readInt32BE(4), 7);
   });
 
+  it('refuses an int that is not an int32 instead of writing other bytes', () => {
+    for (const value of [2 ** 31, -(2 ** 31) - 1, 1.5, Number.NaN]) {
+      assert.throws(() => new JuteWriter().int(value), RangeError, String(value));
+    }
+    assert.deepEqual(
+      new JuteWriter()
+        .int(-(2 ** 31))
+        .int(2 ** 31 - 1)
+        .toBuffer().length,
+      8,
+    );
+  });
+
   it('throws on a short buffer instead of reading garbage', () => {
     assert.throws(() => new JuteReader(Buffer.from([0, 0])).int(), /need 4 bytes/);
   });
