@@ -98,6 +98,9 @@ export async function startInLine(leader: Contender, ...waiting: Contender[]): P
   await waitFor(() => leader.selector.isLeader, { message: `${leader.selector.id} leads` });
   for (const [index, { selector }] of waiting.entries()) {
     await selector.start();
-    await waitFor(async () => (await ids(leader.selector)).length === index + 2);
+    // Read on the waiting selector's own session: its answer comes after the create's, so the
+    // selector knows its node by then (a close() from here deletes it; before, the node would
+    // be left to the framework's cleanup of a create whose answer never came).
+    await waitFor(async () => (await ids(selector)).length === index + 2);
   }
 }
