@@ -7,6 +7,7 @@ import {
   InvalidArgumentError,
   validatePath,
   type IterableObservable,
+  type SignalOptions,
   iterableObservable,
 } from '@zkrecipes/framework';
 import {
@@ -191,9 +192,12 @@ export class GroupMember {
     return members;
   }
 
-  /** Changes this member's payload; resolves once the server holds it (see PersistentNode.setData). */
-  setThisData(payload: Uint8Array): Promise<void> {
-    return this.#node.setData(payload);
+  /**
+   * Changes this member's payload; resolves once the server holds it. Aborting `signal` ends
+   * the wait, not the write (see PersistentNode.setData).
+   */
+  setThisData(payload: Uint8Array, options: SignalOptions = {}): Promise<void> {
+    return this.#node.setData(payload, options);
   }
 
   /** The member id of a member node's path (its last segment). */

@@ -13,6 +13,7 @@ import {
 import {
   BackgroundRetry,
   deleteOwnNode,
+  onAbort,
   RearmableWatch,
   type WatchAttempt,
 } from '@zkrecipes/framework/recipe-support';
@@ -124,12 +125,31 @@ export class NodeKeeper {
     this.#kick();
   }
 
-  /** New data: kept for every future create, written now when the node is ours. */
-  setData(data: Buffer, started: boolean): Promise<void> {
+  /**
+   * New data: kept for every future create, written now when the node is ours. `signal` only
+   * ends the caller's wait (rejecting with its reason): the data stays and is still written.
+   */
+  setData(data: Buffer, started: boolean, signal?: AbortSignal): Promise<void> {
     this.#data = data;
     const gen = ++this.#dataGen;
     const written = new Promise<void>((resolve, reject) => {
-      this.#dataWaiters.push({ gen, resolve, reject });
+      const waiter = { gen, resolve, reject };
+      this.#dataWaiters.push(waiter);
+      if (signal === undefined) return;
+      const stop = onAbort(signal, () => {
+        this.#dataWaiters = this.#dataWaiters.filter((w) => w !== waiter);
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged
+        reject(signal.reason);
+      });
+      waiter.resolve = () => {
+        stop();
+        resolve();
+      };
+      waiter.reject = (error) => {
+        stop();
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged
+        reject(error);
+      };
     });
     if (started) this.#kick();
     return written;

@@ -11,6 +11,7 @@ import {
   isClosed,
   type Logger,
   protectedNodeName,
+  type SignalOptions,
   validateData,
   validatePath,
   validateTimeoutMs,
@@ -25,6 +26,7 @@ import {
   deleteOwnNode,
   EventDispatcher,
   connectionStreamOf,
+  signalOption,
 } from '@zkrecipes/framework/recipe-support';
 import { RecipeState, type RecipeError } from '@zkrecipes/caches';
 import { NodeKeeper } from './node-keeper.js';
@@ -249,14 +251,18 @@ export class PersistentNode {
    * Sets the data the node is kept with and writes it. Resolves once the server holds it,
    * which may be after a reconnect or a re-creation (the data survives both); rejects with
    * ClosedError if closed first. Before start() it only sets the data of the first create.
-   * Data that is not bytes or over `MAX_NODE_DATA_BYTES` rejects with InvalidArgumentError
-   * before anything changes.
+   * Aborting `signal` ends the wait with its reason, not the write: the data stays set and is
+   * written when the server can take it. Data that is not bytes or over `MAX_NODE_DATA_BYTES`
+   * rejects with InvalidArgumentError before anything changes; so does an aborted signal.
    */
-  async setData(data: Uint8Array): Promise<void> {
+  async setData(data: Uint8Array, options: SignalOptions = {}): Promise<void> {
     checkData(data, this.#basePath);
+    checkOptionsObject(options);
+    const signal = signalOption(options.signal);
+    signal?.throwIfAborted();
     if (this.#state === RecipeState.CLOSED)
       throw new ClosedError({ path: this.#basePath, detail: 'PersistentNode closed' });
-    return this.#keeper.setData(Buffer.from(data), this.#state === RecipeState.STARTED);
+    return this.#keeper.setData(Buffer.from(data), this.#state === RecipeState.STARTED, signal);
   }
 
   /**

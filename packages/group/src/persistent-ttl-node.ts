@@ -7,6 +7,7 @@ import {
   iterableObservable,
   MAX_TTL_MS,
   type IterableObservable,
+  type SignalOptions,
   validatePath,
   type FrameworkClient,
   type Logger,
@@ -139,9 +140,12 @@ export class PersistentTtlNode {
     return this.#node.waitForInitialCreate(options);
   }
 
-  /** Sets the node's data and writes it; resolves once the server holds it. */
-  setData(data: Uint8Array): Promise<void> {
-    return this.#node.setData(data);
+  /**
+   * Sets the node's data and writes it; resolves once the server holds it. Aborting `signal`
+   * ends the wait, not the write (see PersistentNode.setData).
+   */
+  setData(data: Uint8Array, options: SignalOptions = {}): Promise<void> {
+    return this.#node.setData(data, options);
   }
 
   /** Stops touching and keeping the node; deletes nothing (the node goes by its TTL). Twice is a no-op. */

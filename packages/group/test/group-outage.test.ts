@@ -12,7 +12,7 @@ import {
   waitFor,
 } from '@zkrecipes/testing';
 import { elapsedMs, startClient, startedClient } from '@zkrecipes/test-support';
-import { GroupMember, PersistentNode } from '../src/index.js';
+import { GroupMember, PersistentNode, PersistentTtlNode } from '../src/index.js';
 
 const SESSION_MS = 4000;
 
@@ -59,7 +59,7 @@ async function assertPromptCloseAfterStart(
 describe('group recipes with the server stopped', () => {
   let server: TestingServer;
   before(async () => {
-    server = await TestingServer.start();
+    server = await TestingServer.start({ extendedTypesEnabled: true });
   });
   after(() => server.close());
 
@@ -119,6 +119,63 @@ describe('group recipes with the server stopped', () => {
       await Promise.all([member.close(), ...nodes.map((node) => node.close())]);
       await client.close();
       await observer?.close();
+    }
+  });
+
+  it('server paused (the link still reads as connected): setData, setThisData and a TTL node setData with a signal reject with its reason on time; the data is written once the server answers', async () => {
+    const base = uniquePath('paused-set');
+    const client = await startClient(server.connectString, { sessionTimeoutMs: 30_000 });
+    const node = new PersistentNode(client, `${base}/node`, 'EPHEMERAL', Buffer.from('one'));
+    const member = new GroupMember(client, `${base}/group`, 'm1', Buffer.from('one'));
+    const ttl = new PersistentTtlNode(client, `${base}/ttl`, 60_000, { data: Buffer.from('one') });
+    try {
+      for (const recipe of [node, member, ttl]) {
+        await recipe.start();
+        assert.equal(await recipe.waitForInitialCreate({ timeoutMs: 10_000 }), true);
+      }
+      await server.pause();
+      const calls = {
+        'PersistentNode.setData': () =>
+          node.setData(Buffer.from('two'), { signal: AbortSignal.timeout(1000) }),
+        'GroupMember.setThisData': () =>
+          member.setThisData(Buffer.from('two'), { signal: AbortSignal.timeout(1000) }),
+        'PersistentTtlNode.setData': () =>
+          ttl.setData(Buffer.from('two'), { signal: AbortSignal.timeout(1000) }),
+      };
+      const outcomes = await Promise.all(
+        Object.entries(calls).map(async ([label, call]) => {
+          const started = performance.now();
+          const error = await call().then(
+            () => undefined,
+            (reason: unknown) => reason,
+          );
+          return { label, error, ms: performance.now() - started };
+        }),
+      );
+      for (const { label, error, ms } of outcomes) {
+        assert.ok(
+          error instanceof DOMException && error.name === 'TimeoutError',
+          `${label}: ${String(error)}`,
+        );
+        assert.ok(ms >= 990 && ms < timing.ms(1500), `${label} settled after ${Math.round(ms)} ms`);
+      }
+      // An aborted signal fails the call before anything changes.
+      await assert.rejects(
+        node.setData(Buffer.from('three'), { signal: AbortSignal.abort() }),
+        (error: unknown) => error instanceof DOMException && error.name === 'AbortError',
+      );
+      server.resume();
+      // The abort ended the waits, not the writes.
+      for (const path of [`${base}/node`, `${base}/group/m1`, `${base}/ttl`]) {
+        await waitFor(async () => (await client.getData(path)).data.toString() === 'two', {
+          message: `${path} holds the data set during the pause`,
+          timeoutMs: 30_000,
+        });
+      }
+    } finally {
+      if (server.paused) server.resume();
+      await Promise.all([node.close(), member.close(), ttl.close()]);
+      await client.close();
     }
   });
 
