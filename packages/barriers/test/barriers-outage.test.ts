@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isClosed, type FrameworkClient } from '@zkrecipes/framework';
+import { LOOK_ONCE_ANSWER_WAIT_MS } from '@zkrecipes/framework/recipe-support';
 import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
 import { assertBetween, connect, isTimeoutError, timed, type Timed } from '@zkrecipes/test-support';
 import { DistributedBarrier, DistributedDoubleBarrier } from '../src/index.js';
@@ -91,5 +92,41 @@ describe('barriers with the server stopped', () => {
     // The barrier still works: the other member leaves, then this one finishes leaving.
     assert.deepEqual(await Promise.all([left!.leave(), other!.leave()]), [true, true]);
     assert.deepEqual(await client.getChildren(`${path}/done`), []);
+  });
+});
+
+describe('barriers with the server paused', () => {
+  let server: TestingServer;
+  before(async () => {
+    server = await TestingServer.start();
+  });
+  after(() => server.close());
+
+  it('the link still reads as connected: a look once ({ timeoutMs: 0 }) answers within the look-once answer wait, long before the connection is declared dead', async () => {
+    // A 30 s session: the liveness check would declare the connection dead only after 20 s.
+    const client = await connect(server.connectString, { sessionTimeoutMs: 30_000 });
+    const path = uniquePath('paused');
+    try {
+      const gate = new DistributedBarrier(client, `${path}/gate`);
+      await gate.setBarrier();
+      await server.pause();
+      const [wait, enter] = await Promise.all([
+        timed(() => gate.waitOnBarrier({ timeoutMs: 0 })),
+        timed(() => new DistributedDoubleBarrier(client, `${path}/two`, 2).enter({ timeoutMs: 0 })),
+      ]);
+      assert.equal(client.isConnected, true, 'still reads as connected');
+      const limits = [0, LOOK_ONCE_ANSWER_WAIT_MS + 500] as const;
+      assertSettled('waitOnBarrier({ timeoutMs: 0 })', wait, { value: false }, limits);
+      assertSettled('enter({ timeoutMs: 0 })', enter, { value: false }, limits);
+      server.resume();
+      // The member node enter() may have made is removed once the server answers.
+      await waitFor(
+        async () => (await client.getChildren(`${path}/two`).catch(() => [])).length === 0,
+        { message: 'no member node left' },
+      );
+    } finally {
+      if (server.paused) server.resume();
+      await client.close();
+    }
   });
 });

@@ -6,8 +6,16 @@
 // Its requests are bounded by the connection they go out on instead (its create gets that
 // connection's signal; its first read is raced against it): on a connection that is up they
 // take a round trip, and a loss answers false, the same answer as any acquire whose time ran
-// out.
-import { Deadline, type ConnectionStream } from '@zkrecipes/framework/recipe-support';
+// out. A connection that reads as up but does not answer (a paused server, a silent link) is
+// only declared gone after 2/3 of the session timeout, so they also end after
+// LOOK_ONCE_ANSWER_WAIT_MS without an answer.
+import {
+  Deadline,
+  LOOK_ONCE_ANSWER_WAIT_MS,
+  noAnswerToLookOnce,
+  onAbort,
+  type ConnectionStream,
+} from '@zkrecipes/framework/recipe-support';
 
 /** One acquire's deadline, and the signal its requests get. */
 export class AcquireLimits implements Disposable {
@@ -16,8 +24,8 @@ export class AcquireLimits implements Disposable {
   /** acquire(0): it answers from what it reads, never waits, and only uses a live connection. */
   readonly tryOnly: boolean;
   readonly #watch: ConnectionStream;
-  #connection: AbortSignal | undefined;
-  #signal: AbortSignal | undefined;
+  /** acquire(0)'s own signal: the connection's loss, the caller's abort or no answer in time. */
+  #tryOnly: { controller: AbortController; dispose: () => void } | undefined;
 
   private constructor(deadline: Deadline, tryOnly: boolean, watch: ConnectionStream) {
     this.deadline = deadline;
@@ -41,13 +49,8 @@ export class AcquireLimits implements Disposable {
    */
   get signal(): AbortSignal | undefined {
     if (!this.tryOnly) return this.deadline.signal;
-    if (this.#connection === undefined) {
-      const connection = this.#watch.connectionSignal();
-      const caller = this.deadline.callerSignal;
-      this.#connection = connection;
-      this.#signal = caller === undefined ? connection : AbortSignal.any([caller, connection]);
-    }
-    return this.#signal;
+    this.#tryOnly ??= this.#tryOnlySignal();
+    return this.#tryOnly.controller.signal;
   }
 
   /** True once waiting is over: always for acquire(0), else when the deadline has passed. */
@@ -60,9 +63,13 @@ export class AcquireLimits implements Disposable {
    * connection went): the acquire then answers false. The caller's own abort is not.
    */
   ranOut(error: unknown): boolean {
-    const connection = this.#connection;
+    const own = this.#tryOnly?.controller.signal;
+    const caller = this.deadline.callerSignal;
     return (
-      this.deadline.isExpiry(error) || (connection?.aborted === true && error === connection.reason)
+      this.deadline.isExpiry(error) ||
+      (own?.aborted === true &&
+        error === own.reason &&
+        !(caller?.aborted === true && error === caller.reason))
     );
   }
 
@@ -73,5 +80,32 @@ export class AcquireLimits implements Disposable {
 
   [Symbol.dispose](): void {
     this.deadline.dispose();
+    this.#tryOnly?.dispose();
+  }
+
+  #tryOnlySignal(): { controller: AbortController; dispose: () => void } {
+    const controller = new AbortController();
+    const connection = this.#watch.connectionSignal();
+    const caller = this.deadline.callerSignal;
+    const abort = (reason: unknown): void => {
+      if (!controller.signal.aborted) controller.abort(reason);
+    };
+    for (const signal of [caller, connection]) {
+      if (signal?.aborted === true) {
+        abort(signal.reason);
+        return { controller, dispose: () => undefined };
+      }
+    }
+    const stopCaller = caller && onAbort(caller, () => abort(caller.reason));
+    const stopConnection = onAbort(connection, () => abort(connection.reason));
+    const timer = setTimeout(() => abort(noAnswerToLookOnce()), LOOK_ONCE_ANSWER_WAIT_MS).unref();
+    return {
+      controller,
+      dispose: () => {
+        clearTimeout(timer);
+        stopCaller?.();
+        stopConnection();
+      },
+    };
   }
 }

@@ -5,7 +5,10 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { inspect } from 'node:util';
 import { ClosedError, type FrameworkClient } from '@zkrecipes/framework';
-import { OWN_NODE_ANSWER_WAIT_MS } from '@zkrecipes/framework/recipe-support';
+import {
+  LOOK_ONCE_ANSWER_WAIT_MS,
+  OWN_NODE_ANSWER_WAIT_MS,
+} from '@zkrecipes/framework/recipe-support';
 import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
 import {
   closeAll,
@@ -329,19 +332,45 @@ describe('locks while ZooKeeper is unreachable', () => {
       }
     });
 
-    it('acquire(0) on a connection that stops answering mid-call (server paused): false once the connection is declared dead, not after the retry policy', async () => {
-      // The liveness check declares a silent connection dead after 2/3 of the session timeout.
-      const client = await connectedClient(server, { sessionTimeoutMs: 3000 });
-      const path = uniquePath('paused');
+    it('acquire(0) on a connection that stops answering (server paused, the link still reads as connected): false within the look-once answer wait, long before the connection is declared dead; nothing is left once the server answers', async () => {
+      // A 30 s session: the liveness check would declare the connection dead only after 20 s.
+      const client = await connectedClient(server, { sessionTimeoutMs: 30_000 });
+      const [mutexPath, semaphorePath, a, b] = ['mutex', 'semaphore', 'multi-a', 'multi-b'].map(
+        (name) => uniquePath(`paused-try-${name}`),
+      );
       try {
         await server.pause();
-        const outcome = await timed(() => new InterProcessMutex(client, path).acquire(0));
+        const outcomes = await Promise.all([
+          timed(() => new InterProcessMutex(client, mutexPath!).acquire(0)),
+          timed(() => new InterProcessSemaphoreV2(client, semaphorePath!, 1).acquire(1, 0)),
+          timed(() => new InterProcessMultiLock(client, [a!, b!]).acquire(0)),
+        ]);
+        assert.equal(client.isConnected, true, 'still reads as connected');
         server.resume();
-        assert.equal(resolved(outcome), false);
-        assertBetween(outcome.ms, { lowMs: 0, highMs: 3000 }, 'acquire(0)');
-        await waitFor(() => client.isConnected, { message: 'reconnected' });
-        assert.deepEqual(await client.getChildren(path).catch(() => []), [], 'nothing left');
+        const [mutex, semaphore, multi] = outcomes;
+        assert.equal(resolved(mutex), false);
+        assert.equal(resolved(semaphore), undefined);
+        assert.equal(resolved(multi), false);
+        for (const [what, outcome] of [
+          ['mutex acquire(0)', mutex],
+          ['semaphore acquire(1, 0)', semaphore],
+          ['multi-lock acquire(0)', multi],
+        ] as const) {
+          assertBetween(outcome.ms, { lowMs: 0, highMs: LOOK_ONCE_ANSWER_WAIT_MS + 500 }, what);
+        }
+        await waitFor(
+          async () => {
+            const left = await Promise.all(
+              [mutexPath!, `${semaphorePath!}/leases`, `${semaphorePath!}/locks`, a!, b!].map(
+                (path) => client.getChildren(path).catch(() => []),
+              ),
+            );
+            return left.every((names) => names.length === 0);
+          },
+          { message: 'nothing left once the server answers' },
+        );
       } finally {
+        if (server.paused) server.resume();
         await client.close();
       }
     });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isClosed, type FrameworkClient } from '@zkrecipes/framework';
+import { LOOK_ONCE_ANSWER_WAIT_MS } from '@zkrecipes/framework/recipe-support';
 import { FaultProxy, TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
 import { assertBetween, connect, isTimeoutError, timed } from '@zkrecipes/test-support';
 import { DistributedQueue, PRESENCE_PREFIX, SimpleDistributedQueue } from '../src/index.js';
@@ -142,6 +143,22 @@ describe('queues with the server unreachable', () => {
       proxy.heal();
     } finally {
       await proxied.close();
+    }
+  });
+
+  it('server paused (the link still reads as connected): poll({ timeoutMs: 0 }) of a queue not read before answers null within the look-once answer wait, long before the connection is declared dead', async () => {
+    const path = uniquePath('paused');
+    const queue = new SimpleDistributedQueue(client, path);
+    try {
+      await server.pause();
+      const poll = await timed(() => queue.poll({ timeoutMs: 0 }));
+      assert.equal(client.isConnected, true, 'still reads as connected');
+      assert.equal(poll.error, undefined, String(poll.error));
+      assert.equal(poll.value, null);
+      assertBetween('poll({ timeoutMs: 0 })', poll, 0, LOOK_ONCE_ANSWER_WAIT_MS + 500);
+    } finally {
+      server.resume();
+      await queue.close();
     }
   });
 });

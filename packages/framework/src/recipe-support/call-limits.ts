@@ -4,14 +4,31 @@
 // A timeout of 0 means "look once, never wait". A deadline of 0 would abort its own first
 // request, and no deadline at all would let an outage that starts mid-call hold it for the whole
 // retry policy; so its requests get a signal that aborts when the connection goes instead: on a
-// live connection a look takes a round trip, and a lost connection answers like a timeout.
+// live connection a look takes a round trip, and a lost connection answers like a timeout. A
+// connection that reads as up but does not answer (a paused server, a silent link) is only
+// declared gone after 2/3 of the session timeout, so the look also ends after
+// LOOK_ONCE_ANSWER_WAIT_MS without an answer.
 import type { FrameworkClient } from '../client/framework-client.js';
 import { ConnectionLossError } from '../errors/zookeeper-error-classes.js';
 import { isConnectedState } from '../state/connection-state.js';
 import { connectionStreamOf } from './connection-stream-of.js';
 import { Deadline } from './deadline.js';
+import { OWN_NODE_ANSWER_WAIT_MS } from './delete-own-node.js';
 import type { Wake } from './wake.js';
 import { onAbort } from '../retry/on-abort.js';
+
+/**
+ * How long a look-once call (a timeout of 0) waits for the server's answers on a connection
+ * that reads as up, the same as a recipe letting go of its node waits for its delete's answer.
+ */
+export const LOOK_ONCE_ANSWER_WAIT_MS = OWN_NODE_ANSWER_WAIT_MS;
+
+/** Why a look-once call gave up on a connection that did not answer in time. */
+export function noAnswerToLookOnce(): ConnectionLossError {
+  return new ConnectionLossError({
+    detail: `no answer within ${LOOK_ONCE_ANSWER_WAIT_MS} ms to look once`,
+  });
+}
 
 /**
  * A recipe call's deadline, and the signal its requests and waits get (barriers and queues
@@ -142,9 +159,17 @@ export class CallLimits implements Disposable {
       }
     };
     // Not at close: its requests then reject with ClosedError themselves.
-    const unsubscribe = connectionStreamOf(this.#client).onChange((state) => {
+    const stopFollowing = connectionStreamOf(this.#client).onChange((state) => {
       if (!isConnectedState(state)) lost();
     });
+    // Up but silent (a paused server, a blackholed link): no answer in time answers the same.
+    const timer = setTimeout(() => {
+      if (!controller.signal.aborted) controller.abort(noAnswerToLookOnce());
+    }, LOOK_ONCE_ANSWER_WAIT_MS).unref();
+    const unsubscribe = (): void => {
+      clearTimeout(timer);
+      stopFollowing();
+    };
     if (!this.#client.isConnected) lost();
     this.#connection = { controller, unsubscribe };
     return controller.signal;
