@@ -3,17 +3,12 @@
 //
 // acquire(0) needs one thing more. A deadline of 0 would abort its own first read, and no
 // deadline at all would let an outage that starts mid-call hold it for the whole retry policy.
-// Its requests are bounded by the connection they go out on instead (its create gets that
-// connection's signal; its first read is raced against it): on a connection that is up they
-// take a round trip, and a loss answers false, the same answer as any acquire whose time ran
-// out. A connection that reads as up but does not answer (a paused server, a silent link) is
-// only declared gone after 2/3 of the session timeout, so they also end after
-// LOOK_ONCE_ANSWER_WAIT_MS without an answer.
+// Its requests get a LookOnceSignal on the lock's connection instead: on a connection that is up
+// they take a round trip, and a loss, or no answer in time, answers false, the same answer as
+// any acquire whose time ran out.
 import {
   Deadline,
-  LOOK_ONCE_ANSWER_WAIT_MS,
-  noAnswerToLookOnce,
-  onAbort,
+  LookOnceSignal,
   type ConnectionStream,
 } from '@zkrecipes/framework/recipe-support';
 
@@ -24,8 +19,8 @@ export class AcquireLimits implements Disposable {
   /** acquire(0): it answers from what it reads, never waits, and only uses a live connection. */
   readonly tryOnly: boolean;
   readonly #watch: ConnectionStream;
-  /** acquire(0)'s own signal: the connection's loss, the caller's abort or no answer in time. */
-  #tryOnly: { controller: AbortController; dispose: () => void } | undefined;
+  /** acquire(0)'s signal: the connection's loss, no answer in time or the caller's abort. */
+  #lookOnce: LookOnceSignal | undefined;
 
   private constructor(deadline: Deadline, tryOnly: boolean, watch: ConnectionStream) {
     this.deadline = deadline;
@@ -44,13 +39,16 @@ export class AcquireLimits implements Disposable {
 
   /**
    * What every request of the call gets: the deadline's signal (undefined without a timeout or
-   * a signal: nothing to pay for), or for acquire(0) the connection's signal (with the
-   * caller's).
+   * a signal: nothing to pay for), or for acquire(0) a LookOnceSignal on the lock's connection
+   * (with the caller's).
    */
   get signal(): AbortSignal | undefined {
     if (!this.tryOnly) return this.deadline.signal;
-    this.#tryOnly ??= this.#tryOnlySignal();
-    return this.#tryOnly.controller.signal;
+    this.#lookOnce ??= new LookOnceSignal(
+      this.#watch.connectionSignal(),
+      this.deadline.callerSignal,
+    );
+    return this.#lookOnce.signal;
   }
 
   /** True once waiting is over: always for acquire(0), else when the deadline has passed. */
@@ -60,17 +58,10 @@ export class AcquireLimits implements Disposable {
 
   /**
    * True when `error` only says the time given ran out (the deadline passed, or acquire(0)'s
-   * connection went): the acquire then answers false. The caller's own abort is not.
+   * connection went or did not answer): the acquire then answers false. The caller's own abort is not.
    */
   ranOut(error: unknown): boolean {
-    const own = this.#tryOnly?.controller.signal;
-    const caller = this.deadline.callerSignal;
-    return (
-      this.deadline.isExpiry(error) ||
-      (own?.aborted === true &&
-        error === own.reason &&
-        !(caller?.aborted === true && error === caller.reason))
-    );
+    return this.deadline.isExpiry(error) || this.#lookOnce?.gaveUp(error) === true;
   }
 
   /** Throws the caller's reason when the caller's signal has aborted. */
@@ -80,32 +71,6 @@ export class AcquireLimits implements Disposable {
 
   [Symbol.dispose](): void {
     this.deadline.dispose();
-    this.#tryOnly?.dispose();
-  }
-
-  #tryOnlySignal(): { controller: AbortController; dispose: () => void } {
-    const controller = new AbortController();
-    const connection = this.#watch.connectionSignal();
-    const caller = this.deadline.callerSignal;
-    const abort = (reason: unknown): void => {
-      if (!controller.signal.aborted) controller.abort(reason);
-    };
-    for (const signal of [caller, connection]) {
-      if (signal?.aborted === true) {
-        abort(signal.reason);
-        return { controller, dispose: () => undefined };
-      }
-    }
-    const stopCaller = caller && onAbort(caller, () => abort(caller.reason));
-    const stopConnection = onAbort(connection, () => abort(connection.reason));
-    const timer = setTimeout(() => abort(noAnswerToLookOnce()), LOOK_ONCE_ANSWER_WAIT_MS).unref();
-    return {
-      controller,
-      dispose: () => {
-        clearTimeout(timer);
-        stopCaller?.();
-        stopConnection();
-      },
-    };
+    this.#lookOnce?.[Symbol.dispose]();
   }
 }

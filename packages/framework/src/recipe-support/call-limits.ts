@@ -3,32 +3,16 @@
 //
 // A timeout of 0 means "look once, never wait". A deadline of 0 would abort its own first
 // request, and no deadline at all would let an outage that starts mid-call hold it for the whole
-// retry policy; so its requests get a signal that aborts when the connection goes instead: on a
-// live connection a look takes a round trip, and a lost connection answers like a timeout. A
-// connection that reads as up but does not answer (a paused server, a silent link) is only
-// declared gone after 2/3 of the session timeout, so the look also ends after
-// LOOK_ONCE_ANSWER_WAIT_MS without an answer.
+// retry policy; so its requests get a LookOnceSignal instead: on a live connection a look takes
+// a round trip, and a connection that goes or does not answer in time answers like a timeout.
 import type { FrameworkClient } from '../client/framework-client.js';
 import { ConnectionLossError } from '../errors/zookeeper-error-classes.js';
 import { isConnectedState } from '../state/connection-state.js';
 import { connectionStreamOf } from './connection-stream-of.js';
 import { Deadline } from './deadline.js';
-import { OWN_NODE_ANSWER_WAIT_MS } from './delete-own-node.js';
+import { LookOnceSignal } from './look-once-signal.js';
 import type { Wake } from './wake.js';
 import { onAbort } from '../retry/on-abort.js';
-
-/**
- * How long a look-once call (a timeout of 0) waits for the server's answers on a connection
- * that reads as up, the same as a recipe letting go of its node waits for its delete's answer.
- */
-export const LOOK_ONCE_ANSWER_WAIT_MS = OWN_NODE_ANSWER_WAIT_MS;
-
-/** Why a look-once call gave up on a connection that did not answer in time. */
-export function noAnswerToLookOnce(): ConnectionLossError {
-  return new ConnectionLossError({
-    detail: `no answer within ${LOOK_ONCE_ANSWER_WAIT_MS} ms to look once`,
-  });
-}
 
 /**
  * A recipe call's deadline, and the signal its requests and waits get (barriers and queues
@@ -40,9 +24,9 @@ export class CallLimits implements Disposable {
   /** The caller's timeout, for messages; undefined without one. */
   readonly timeoutMs: number | undefined;
   readonly #client: FrameworkClient;
-  readonly #lookOnce: boolean;
-  #connection: { controller: AbortController; unsubscribe: () => void } | undefined;
-  #signal: AbortSignal | undefined;
+  readonly #isLookOnce: boolean;
+  /** A look-once call's signal, and the end of its watch on the connection; made when first needed. */
+  #lookOnce: { look: LookOnceSignal; unsubscribe: () => void } | undefined;
   /** What {@link onGiveUp} reports when the time runs out, made when first needed. */
   #expiry: DOMException | undefined;
 
@@ -54,7 +38,7 @@ export class CallLimits implements Disposable {
     this.#client = client;
     this.deadline = Deadline.of({ timeoutMs, signal });
     this.timeoutMs = timeoutMs;
-    this.#lookOnce = timeoutMs === 0;
+    this.#isLookOnce = timeoutMs === 0;
   }
 
   /**
@@ -81,17 +65,13 @@ export class CallLimits implements Disposable {
   }
 
   /**
-   * What the call's requests and waits get: the deadline's signal, or for a timeout of 0 one
-   * that aborts when the connection goes (with the caller's).
+   * What the call's requests and waits get: the deadline's signal, or for a timeout of 0 a
+   * LookOnceSignal (the connection goes or does not answer in time, or the caller aborts).
    */
   get signal(): AbortSignal | undefined {
-    if (!this.#lookOnce) return this.deadline.signal;
-    if (this.#signal === undefined) {
-      const connection = this.#connectionSignal();
-      const caller = this.deadline.callerSignal;
-      this.#signal = caller === undefined ? connection : AbortSignal.any([caller, connection]);
-    }
-    return this.#signal;
+    if (!this.#isLookOnce) return this.deadline.signal;
+    this.#lookOnce ??= this.#lookOnceSignal();
+    return this.#lookOnce.look.signal;
   }
 
   /**
@@ -101,7 +81,7 @@ export class CallLimits implements Disposable {
    * making {@link signal} (an AbortSignal of its own) for every call.
    */
   onGiveUp(giveUp: (reason: unknown) => void): () => void {
-    const signal = this.#lookOnce ? this.signal : this.deadline.callerSignal;
+    const signal = this.#isLookOnce ? this.signal : this.deadline.callerSignal;
     let timer: NodeJS.Timeout | undefined;
     if (signal?.aborted === true) {
       giveUp(signal.reason);
@@ -113,7 +93,7 @@ export class CallLimits implements Disposable {
         clearTimeout(timer);
         giveUp(signal.reason);
       });
-    const leftMs = this.#lookOnce ? undefined : this.deadline.remainingMs();
+    const leftMs = this.#isLookOnce ? undefined : this.deadline.remainingMs();
     if (leftMs !== undefined) {
       timer = setTimeout(() => {
         stopListening?.();
@@ -129,14 +109,13 @@ export class CallLimits implements Disposable {
 
   /**
    * True when `error` only says the time given ran out (the deadline passed, or a look-once
-   * call's connection went): the call then answers its "nothing" value. The caller's abort is not.
+   * call's connection went or did not answer): the call then answers its "nothing" value. The caller's abort is not.
    */
   ranOut(error: unknown): boolean {
-    const connection = this.#connection?.controller.signal;
     return (
       (error !== undefined && error === this.#expiry) ||
       this.deadline.isExpiry(error) ||
-      (connection?.aborted === true && error === connection.reason)
+      this.#lookOnce?.look.gaveUp(error) === true
     );
   }
 
@@ -148,10 +127,10 @@ export class CallLimits implements Disposable {
   /** Ends the call's deadline: stops its timer and its listeners. */
   [Symbol.dispose](): void {
     this.deadline.dispose();
-    this.#connection?.unsubscribe();
+    this.#lookOnce?.unsubscribe();
   }
 
-  #connectionSignal(): AbortSignal {
+  #lookOnceSignal(): { look: LookOnceSignal; unsubscribe: () => void } {
     const controller = new AbortController();
     const lost = (): void => {
       if (!controller.signal.aborted) {
@@ -162,17 +141,13 @@ export class CallLimits implements Disposable {
     const stopFollowing = connectionStreamOf(this.#client).onChange((state) => {
       if (!isConnectedState(state)) lost();
     });
-    // Up but silent (a paused server, a blackholed link): no answer in time answers the same.
-    const timer = setTimeout(() => {
-      if (!controller.signal.aborted) controller.abort(noAnswerToLookOnce());
-    }, LOOK_ONCE_ANSWER_WAIT_MS).unref();
-    const unsubscribe = (): void => {
-      clearTimeout(timer);
-      stopFollowing();
-    };
     if (!this.#client.isConnected) lost();
-    this.#connection = { controller, unsubscribe };
-    return controller.signal;
+    const look = new LookOnceSignal(controller.signal, this.deadline.callerSignal);
+    const unsubscribe = (): void => {
+      stopFollowing();
+      look[Symbol.dispose]();
+    };
+    return { look, unsubscribe };
   }
 }
 

@@ -30,13 +30,8 @@ export { RearmableWatch } from './rearmable-watch.js';
 export type { RearmableWatchListener, WatchAttempt } from './rearmable-watch.js';
 export { Deadline } from './deadline.js';
 export type { DeadlineOptions } from './deadline.js';
-export {
-  CallLimits,
-  LOOK_ONCE_ANSWER_WAIT_MS,
-  noAnswerToLookOnce,
-  requestSignal,
-  watchSignal,
-} from './call-limits.js';
+export { CallLimits, requestSignal, watchSignal } from './call-limits.js';
+export { LOOK_ONCE_ANSWER_WAIT_MS, LookOnceSignal } from './look-once-signal.js';
 export { NOT_CONNECTED, whileConnected } from './while-connected.js';
 export type { WhileConnected } from './while-connected.js';
 // The connection as recipes see it: states, losses (an epoch), the connection up now, the close
