@@ -1,4 +1,4 @@
-import { type FrameworkClient } from '@zkrecipes/framework';
+import { type FrameworkClient, type SignalOptions } from '@zkrecipes/framework';
 import {
   booleanOption,
   checkClient,
@@ -71,9 +71,12 @@ export class WriteLock extends ReentrantLock {
     this.#readLock = readLock;
   }
 
-  /** The write nodes (holder first, then queued writers), as Curator's WriteLock lists them. */
-  override async getParticipantNodes(): Promise<string[]> {
-    return onlyNamed(super.getParticipantNodes(), LockName.WRITE);
+  /**
+   * The write nodes (holder first, then queued writers), as Curator's WriteLock lists them.
+   * Aborting `signal` rejects with its reason at once.
+   */
+  override async getParticipantNodes(options: SignalOptions = {}): Promise<string[]> {
+    return onlyNamed(super.getParticipantNodes(options), LockName.WRITE);
   }
 
   /** @internal */
@@ -139,9 +142,12 @@ export class ReadLock extends ReentrantLock {
     this.#writeLock = writeLock;
   }
 
-  /** The read nodes in lock order, as Curator's ReadLock lists them. */
-  override async getParticipantNodes(): Promise<string[]> {
-    return onlyNamed(super.getParticipantNodes(), LockName.READ);
+  /**
+   * The read nodes in lock order, as Curator's ReadLock lists them. Aborting `signal` rejects
+   * with its reason at once.
+   */
+  override async getParticipantNodes(options: SignalOptions = {}): Promise<string[]> {
+    return onlyNamed(super.getParticipantNodes(options), LockName.READ);
   }
 
   /** @internal */

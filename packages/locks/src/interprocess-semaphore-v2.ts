@@ -4,6 +4,7 @@ import {
   InvalidArgumentError,
   joinPath,
   type Logger,
+  type SignalOptions,
   validatePath,
 } from '@zkrecipes/framework';
 import {
@@ -14,7 +15,7 @@ import {
   untilAborted,
 } from '@zkrecipes/framework/recipe-support';
 import { AcquireLimits } from './acquire-limits.js';
-import { checkAcquireArguments, checkNodeData } from './check-arguments.js';
+import { checkAcquireArguments, checkNodeData, checkQueryOptions } from './check-arguments.js';
 import { HoldValidity } from './hold-validity.js';
 import type { AcquireOptions } from './interprocess-lock.js';
 import { Lease } from './lease.js';
@@ -175,9 +176,13 @@ export class InterProcessSemaphoreV2 {
     await Promise.all((list as Lease[]).map((lease) => this.returnLease(lease)));
   }
 
-  /** The lease node names present now (Curator's `getParticipantNodes`). */
-  async getParticipantNodes(): Promise<string[]> {
-    const children = await listChildren(this.#client, this.#leasesPath, undefined);
+  /**
+   * The lease node names present now (Curator's `getParticipantNodes`). Aborting `signal`
+   * rejects with its reason at once, in any connection state (the read is given it).
+   */
+  async getParticipantNodes(options: SignalOptions = {}): Promise<string[]> {
+    const signal = checkQueryOptions(options);
+    const children = await listChildren(this.#client, this.#leasesPath, signal);
     return sortParticipants(children, [LockName.LEASE]);
   }
 

@@ -1,4 +1,5 @@
-import type { FrameworkClient, Logger } from '@zkrecipes/framework';
+import type { FrameworkClient, Logger, SignalOptions } from '@zkrecipes/framework';
+import { checkQueryOptions } from './check-arguments.js';
 import type { HoldValidity } from './hold-validity.js';
 import { releaseOwnNode, removeOwnNode } from './own-node.js';
 import type { LockTelemetry } from './lock-telemetry.js';
@@ -59,9 +60,13 @@ export class Lease implements AsyncDisposable {
     return this.#validity.isValid();
   }
 
-  /** The data stored in the lease node (Curator's `getData()`). */
-  async getData(): Promise<Buffer> {
-    return (await this.#client.getData(this.#path)).data;
+  /**
+   * The data stored in the lease node (Curator's `getData()`). Aborting `signal` rejects with
+   * its reason at once, in any connection state (the read is given it).
+   */
+  async getData(options: SignalOptions = {}): Promise<Buffer> {
+    const signal = checkQueryOptions(options);
+    return (await this.#client.getData(this.#path, { signal })).data;
   }
 
   /**

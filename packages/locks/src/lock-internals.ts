@@ -210,9 +210,12 @@ export class LockInternals {
     });
   }
 
-  /** The participants' full paths in lock order (Curator's `getParticipantNodes`). */
-  async participantNodes(): Promise<string[]> {
-    const children = await listChildren(this.#client, this.#basePath, undefined);
+  /**
+   * The participants' full paths in lock order (Curator's `getParticipantNodes`); the read is
+   * given `signal`.
+   */
+  async participantNodes(signal: AbortSignal | undefined): Promise<string[]> {
+    const children = await listChildren(this.#client, this.#basePath, signal);
     const sorted = sortParticipants(children, this.#config.driver.markers);
     return sorted.map((name) => joinPath(this.#basePath, name));
   }

@@ -69,8 +69,8 @@ export class ReentrantCore {
     return this.flowHold() ?? this.#unscoped.at(-1);
   }
 
-  participantNodes(): Promise<string[]> {
-    return this.#internals.participantNodes();
+  participantNodes(signal: AbortSignal | undefined): Promise<string[]> {
+    return this.#internals.participantNodes(signal);
   }
 
   async acquire(timeoutMs: number | undefined, options: AcquireOptions): Promise<boolean> {

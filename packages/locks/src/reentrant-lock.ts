@@ -6,9 +6,11 @@ import {
   type FrameworkClient,
   InvalidArgumentError,
   type Logger,
+  type SignalOptions,
   validatePath,
 } from '@zkrecipes/framework';
 import { checkClient } from '@zkrecipes/framework/recipe-support';
+import { checkQueryOptions } from './check-arguments.js';
 import { runInFlow, type FlowScope } from './flow-scope.js';
 import type { LockHold, MutexHold } from './lock-hold.js';
 import type { AcquireOptions, InterProcessLock } from './interprocess-lock.js';
@@ -181,9 +183,13 @@ export abstract class ReentrantLock implements InterProcessLock {
     return this.hold?.lockPath;
   }
 
-  /** The full paths of everyone holding or queued, in lock order (Curator's `getParticipantNodes`). */
-  getParticipantNodes(): Promise<string[]> {
-    return this.#core.participantNodes();
+  /**
+   * The full paths of everyone holding or queued, in lock order (Curator's
+   * `getParticipantNodes`). Aborting `signal` rejects with its reason at once, in any connection
+   * state (the read is given it).
+   */
+  async getParticipantNodes(options: SignalOptions = {}): Promise<string[]> {
+    return this.#core.participantNodes(checkQueryOptions(options));
   }
 
   /**
