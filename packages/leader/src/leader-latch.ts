@@ -11,6 +11,7 @@ import {
   joinPath,
   type Logger,
   nodeName,
+  type SignalOptions,
   validatePath,
   validateTimeoutMs,
   type IterableObservable,
@@ -26,7 +27,7 @@ import {
   connectionStreamOf,
 } from '@zkrecipes/framework/recipe-support';
 import { sortParticipants } from '@zkrecipes/locks';
-import { checkConcurrency, checkId } from './check-options.js';
+import { checkConcurrency, checkId, checkQueryOptions } from './check-options.js';
 import type {
   LeaderLatchAwaitOptions,
   LeaderLatchCloseOptions,
@@ -328,18 +329,29 @@ export class LeaderLatch {
     return this.close();
   }
 
-  /** Every participant in election order, the leader first (Curator's `getParticipants()`). */
-  async getParticipants(): Promise<Participant[]> {
+  /**
+   * Every participant in election order, the leader first (Curator's `getParticipants()`).
+   * Aborting `signal` rejects with its reason at once, in any connection state (every read is
+   * given it).
+   */
+  async getParticipants(options: SignalOptions = {}): Promise<Participant[]> {
+    const signal = checkQueryOptions(options);
     return readParticipants(
       this.#client,
-      await latchParticipantPaths(this.#client, this.#path),
+      await latchParticipantPaths(this.#client, this.#path, signal),
       this.#concurrency,
+      signal,
     );
   }
 
-  /** The current leader, or undefined when nobody takes part (Curator returns a dummy). */
-  async getLeader(): Promise<Participant | undefined> {
-    return readLeader(this.#client, await latchParticipantPaths(this.#client, this.#path));
+  /**
+   * The current leader, or undefined when nobody takes part (Curator returns a dummy).
+   * Aborting `signal` rejects with its reason at once, in any connection state.
+   */
+  async getLeader(options: SignalOptions = {}): Promise<Participant | undefined> {
+    const signal = checkQueryOptions(options);
+    const paths = await latchParticipantPaths(this.#client, this.#path, signal);
+    return readLeader(this.#client, paths, signal);
   }
 
   #onState(state: ConnectionState): void {

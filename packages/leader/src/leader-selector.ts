@@ -10,6 +10,7 @@ import {
   isErrorState,
   type Logger,
   RetryForever,
+  type SignalOptions,
   SessionExpiredError,
   validatePath,
   type IterableObservable,
@@ -22,7 +23,12 @@ import {
   connectionStreamOf,
   whileConnected,
 } from '@zkrecipes/framework/recipe-support';
-import { checkConcurrency, checkId, checkSelectorListener } from './check-options.js';
+import {
+  checkConcurrency,
+  checkId,
+  checkSelectorListener,
+  checkQueryOptions,
+} from './check-options.js';
 import { LeaderState } from './leader-state.js';
 import { LeaderTelemetry } from './leader-telemetry.js';
 import {
@@ -314,19 +320,26 @@ export class LeaderSelector {
   /**
    * Every participant in election order, the leader first (Curator's `getParticipants()`);
    * read from ZooKeeper, so it may briefly disagree with `isLeader`. Works before
-   * `start()` too: an observer needs no node of its own.
+   * `start()` too: an observer needs no node of its own. Aborting `signal` rejects with its
+   * reason at once, in any connection state (every read is given it).
    */
-  async getParticipants(): Promise<Participant[]> {
+  async getParticipants(options: SignalOptions = {}): Promise<Participant[]> {
+    const signal = checkQueryOptions(options);
     return readParticipants(
       this.#client,
-      await this.#mutex.getParticipantNodes(),
+      await this.#mutex.getParticipantNodes({ signal }),
       this.#concurrency,
+      signal,
     );
   }
 
-  /** The current leader, or undefined when nobody takes part (Curator returns a dummy). */
-  async getLeader(): Promise<Participant | undefined> {
-    return readLeader(this.#client, await this.#mutex.getParticipantNodes());
+  /**
+   * The current leader, or undefined when nobody takes part (Curator returns a dummy).
+   * Aborting `signal` rejects with its reason at once, in any connection state.
+   */
+  async getLeader(options: SignalOptions = {}): Promise<Participant | undefined> {
+    const signal = checkQueryOptions(options);
+    return readLeader(this.#client, await this.#mutex.getParticipantNodes({ signal }), signal);
   }
 
   /**

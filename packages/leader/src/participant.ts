@@ -1,7 +1,8 @@
 // Who takes part in an election, read the way Curator's LeaderSelector.getParticipants reads
 // it: the participant nodes in election order, each one's data as its id (UTF-8); the first
 // node that still exists is the leader. A node that vanishes between the listing and its read
-// has left and is skipped.
+// has left and is skipped. Every read takes the caller's signal: aborting rejects the query with
+// its reason at once, whatever the connection does.
 import pLimit from 'p-limit';
 import { isNoNode, joinPath, type FrameworkClient } from '@zkrecipes/framework';
 import { sortParticipants } from '@zkrecipes/locks';
@@ -20,9 +21,13 @@ export const LATCH_NODE_NAME = 'latch-';
 /** The default number of participant reads in flight at once. */
 export const DEFAULT_PARTICIPANT_READ_CONCURRENCY = 16;
 
-async function readId(client: FrameworkClient, path: string): Promise<string | undefined> {
+async function readId(
+  client: FrameworkClient,
+  path: string,
+  signal: AbortSignal | undefined,
+): Promise<string | undefined> {
   try {
-    return (await client.getData(path)).data.toString('utf8');
+    return (await client.getData(path, { signal })).data.toString('utf8');
   } catch (error) {
     if (isNoNode(error)) return undefined;
     throw error;
@@ -31,15 +36,17 @@ async function readId(client: FrameworkClient, path: string): Promise<string | u
 
 /**
  * The participants behind `paths` (full node paths in election order), reading at most
- * `concurrency` nodes at once. The first one still there is marked leader.
+ * `concurrency` nodes at once. The first one still there is marked leader. Every read is given
+ * `signal`.
  */
 export async function readParticipants(
   client: FrameworkClient,
   paths: readonly string[],
   concurrency: number,
+  signal: AbortSignal | undefined,
 ): Promise<Participant[]> {
   const limit = pLimit(concurrency);
-  const ids = await Promise.all(paths.map((path) => limit(() => readId(client, path))));
+  const ids = await Promise.all(paths.map((path) => limit(() => readId(client, path, signal))));
   const participants: Participant[] = [];
   for (const id of ids) {
     if (id !== undefined) participants.push({ id, isLeader: participants.length === 0 });
@@ -49,27 +56,32 @@ export async function readParticipants(
 
 /**
  * The leader among `paths`: the first node that still exists, read one by one (usually a
- * single read). Undefined when nobody takes part.
+ * single read), each given `signal`. Undefined when nobody takes part.
  */
 export async function readLeader(
   client: FrameworkClient,
   paths: readonly string[],
+  signal: AbortSignal | undefined,
 ): Promise<Participant | undefined> {
   for (const path of paths) {
-    const id = await readId(client, path);
+    const id = await readId(client, path, signal);
     if (id !== undefined) return { id, isLeader: true };
   }
   return undefined;
 }
 
-/** A LeaderLatch's participant nodes (full paths) in line order; none when the path is gone. */
+/**
+ * A LeaderLatch's participant nodes (full paths) in line order; none when the path is gone. The
+ * read is given `signal`.
+ */
 export async function latchParticipantPaths(
   client: FrameworkClient,
   path: string,
+  signal: AbortSignal | undefined,
 ): Promise<string[]> {
   let children: string[];
   try {
-    children = await client.getChildren(path);
+    children = await client.getChildren(path, { signal });
   } catch (error) {
     if (isNoNode(error)) return [];
     throw error;
