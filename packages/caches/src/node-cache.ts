@@ -8,6 +8,7 @@ import {
   isNoNode,
   type RecipeError,
   RecipeState,
+  type SignalOptions,
   validatePath,
   type IterableObservable,
 } from '@zkrecipes/framework';
@@ -18,6 +19,8 @@ import {
   checkOptionsObject,
   EventDispatcher,
   connectionStreamOf,
+  signalOption,
+  untilAborted,
 } from '@zkrecipes/framework/recipe-support';
 import type { ChildData } from './child-data.js';
 import { CacheTelemetry } from './cache-telemetry.js';
@@ -135,15 +138,23 @@ export class NodeCache {
     } else this.#request();
   }
 
-  /** Reads the node again and applies it without a change event; resolves when done. */
-  async rebuild(): Promise<void> {
+  /**
+   * Reads the node again and applies it without a change event; resolves when done. The read is
+   * the cache's own (reads are serialized and shared with the watch's), so aborting `signal`
+   * ends only this wait, at once and with `signal.reason`: the read goes on and still applies
+   * its value without an event.
+   */
+  async rebuild(options: SignalOptions = {}): Promise<void> {
+    checkOptionsObject(options);
+    const signal = signalOption(options.signal);
+    signal?.throwIfAborted();
     if (this.#state === RecipeState.CLOSED) {
       throw new ClosedError({ path: this.#path, detail: 'the cache is closed' });
     }
     if (this.#state !== RecipeState.STARTED) {
       throw new IllegalStateError('rebuild() before start()', { path: this.#path });
     }
-    await this.#silentRead();
+    await untilAborted(this.#silentRead(), signal);
   }
 
   /** Stops watching, removes the listeners and completes the streams. Twice is a no-op. */

@@ -9,6 +9,7 @@ import {
   isClosed,
   type RecipeError,
   RecipeState,
+  type SignalOptions,
   validatePath,
   type IterableObservable,
 } from '@zkrecipes/framework';
@@ -16,10 +17,13 @@ import {
   booleanOption,
   checkClient,
   checkEventListener,
+  checkOptionsObject,
   checkRecipeOptions,
   EventDispatcher,
   positiveIntegerOption,
   connectionStreamOf,
+  signalOption,
+  untilAborted,
 } from '@zkrecipes/framework/recipe-support';
 import { compareChildData, type ChildData } from './child-data.js';
 import { CacheTelemetry } from './cache-telemetry.js';
@@ -190,29 +194,41 @@ export class PathChildrenCache {
     return [...this.#tracker.current.values()].sort(compareChildData);
   }
 
-  /** Clears the view and reads every child again, without events; resolves when done. */
-  async rebuild(): Promise<void> {
-    this.#assertStarted('rebuild');
+  /**
+   * Clears the view and reads every child again, without events; resolves when done. The reads
+   * are the cache's own (shared with its background listing), so aborting `signal` ends only
+   * this wait, at once and with `signal.reason`: the reads go on and fill the view.
+   */
+  async rebuild(options: SignalOptions = {}): Promise<void> {
+    const signal = this.#startQuery('rebuild', options);
     this.#tracker.clear();
-    await this.#tracker.load({ silent: true, failFast: true });
+    await untilAborted(this.#tracker.load({ silent: true, failFast: true }), signal);
   }
 
-  /** Reads one child again without events (it is dropped if gone); resolves when done. */
-  async rebuildNode(fullPath: string): Promise<void> {
+  /**
+   * Reads one child again without events (it is dropped if gone); resolves when done. The read
+   * is shared with the cache's own, so aborting `signal` ends only this wait, at once and with
+   * `signal.reason`: the read goes on and updates the view.
+   */
+  async rebuildNode(fullPath: string, options: SignalOptions = {}): Promise<void> {
     validatePath(fullPath);
     const parent = fullPath.slice(0, Math.max(fullPath.lastIndexOf('/'), 1));
     if (parent !== this.#path || fullPath === this.#path) {
       throw new InvalidArgumentError(`${fullPath} is not a child of ${this.#path}`);
     }
-    this.#assertStarted('rebuildNode');
-    await this.#tracker.rebuildNode(fullPath);
+    const signal = this.#startQuery('rebuildNode', options);
+    await untilAborted(this.#tracker.rebuildNode(fullPath), signal);
   }
 
-  /** Forgets every child, then lists and reads them again: a CHILD_ADDED for each. */
-  async clearAndRefresh(): Promise<void> {
-    this.#assertStarted('clearAndRefresh');
+  /**
+   * Forgets every child, then lists and reads them again: a CHILD_ADDED for each. The reads are
+   * shared with the cache's own, so aborting `signal` ends only this wait, at once and with
+   * `signal.reason`: the reads go on, and their events come.
+   */
+  async clearAndRefresh(options: SignalOptions = {}): Promise<void> {
+    const signal = this.#startQuery('clearAndRefresh', options);
     this.#tracker.clear();
-    await this.#tracker.load({ silent: false, failFast: true });
+    await untilAborted(this.#tracker.load({ silent: false, failFast: true }), signal);
   }
 
   /** Forgets every child without events and without reading again (Curator's `clear`). */
@@ -273,6 +289,18 @@ export class PathChildrenCache {
     if (this.#state !== RecipeState.STARTED) return;
     this.#telemetry.event('INITIALIZED');
     this.#dispatcher.emit({ type: 'INITIALIZED', initialData: this.getCurrentData() });
+  }
+
+  /**
+   * The checks of a rebuild, before anything is read: the options (InvalidArgumentError), the
+   * signal (its reason when aborted already), the state. Returns the signal.
+   */
+  #startQuery(operation: string, options: SignalOptions): AbortSignal | undefined {
+    checkOptionsObject(options);
+    const signal = signalOption(options.signal);
+    signal?.throwIfAborted();
+    this.#assertStarted(operation);
+    return signal;
   }
 
   #assertStarted(operation: string): void {
