@@ -47,3 +47,26 @@ describe('constructors given an unknown option', () => {
     await client.close();
   });
 });
+
+describe('participant queries given bad options', () => {
+  it('getParticipants and getLeader reject an options value that is not an object, or a signal that is not an AbortSignal, with InvalidArgumentError before anything is sent', async () => {
+    // A client that is never started: a query that got past its checks would wait for a
+    // connection, so an InvalidArgumentError shows the check comes first.
+    const client = createFramework({ connectString: '127.0.0.1:1' });
+    const latch = new LeaderLatch(client, '/l');
+    const selector = new LeaderSelector(client, '/s', () => undefined);
+    const queries: [string, (options: unknown) => Promise<unknown>][] = [
+      ['LeaderLatch.getParticipants', (options) => latch.getParticipants(options as never)],
+      ['LeaderLatch.getLeader', (options) => latch.getLeader(options as never)],
+      ['LeaderSelector.getParticipants', (options) => selector.getParticipants(options as never)],
+      ['LeaderSelector.getLeader', (options) => selector.getLeader(options as never)],
+    ];
+    const badOptions: unknown[] = [null, 'fast', 42, [], { signal: 'abort' }, { signal: {} }];
+    for (const [name, query] of queries) {
+      for (const options of badOptions) {
+        await assert.rejects(query(options), InvalidArgumentError, `${name}(${String(options)})`);
+      }
+    }
+    await client.close();
+  });
+});

@@ -11,10 +11,18 @@ import {
   uniquePath,
   waitFor,
 } from '@zkrecipes/testing';
-import { closeAll, connectedClient, elapsedMs, startedClient } from '@zkrecipes/test-support';
+import {
+  assertBetween,
+  closeAll,
+  connectedClient,
+  elapsedMs,
+  isTimeoutError,
+  startedClient,
+  timed,
+} from '@zkrecipes/test-support';
 import { LeaderLatch } from '../src/leader-latch.js';
 import { LeaderSelector } from '../src/leader-selector.js';
-import { contender, LeaderWitness } from './helpers.js';
+import { contender, LeaderWitness, startInLine } from './helpers.js';
 
 const SESSION_MS = 4000;
 
@@ -152,6 +160,57 @@ describe('leader recipes with the server stopped', () => {
       await assertPromptCloseAfterStart(proxy.connectString, 'blackholed');
     } finally {
       await proxy.close();
+    }
+  });
+
+  it('server paused (the link still reads as connected): getParticipants and getLeader of a latch and a selector, given { signal: AbortSignal.timeout(1000) }, reject with its TimeoutError in 1 to 1.5 s; an aborted signal rejects at once; after the resume the same calls without a signal answer right', async (t) => {
+    // A 30 s session: the liveness check would call the connection dead only after 20 s.
+    const client = await connectedClient(server, { sessionTimeoutMs: 30_000 });
+    const latch = new LeaderLatch(client, uniquePath('paused-latch'), { id: 'latch-0' });
+    const leader = contender(
+      client,
+      uniquePath('paused-selector'),
+      'selector-0',
+      new LeaderWitness(),
+    );
+    const { selector } = leader;
+    const queries: [string, (signal?: AbortSignal) => Promise<unknown>][] = [
+      ['latch.getParticipants', (signal) => latch.getParticipants({ signal })],
+      ['latch.getLeader', (signal) => latch.getLeader({ signal })],
+      ['selector.getParticipants', (signal) => selector.getParticipants({ signal })],
+      ['selector.getLeader', (signal) => selector.getLeader({ signal })],
+    ];
+    try {
+      await latch.start();
+      assert.equal(await latch.await({ timeoutMs: 10_000 }), true);
+      await startInLine(leader);
+      await server.pause();
+      const outcomes = await Promise.all(
+        queries.map(async ([what, query]) => ({
+          what,
+          outcome: await timed(() => query(AbortSignal.timeout(1000))),
+        })),
+      );
+      const cause = AbortSignal.abort(new Error('given up'));
+      const early = await Promise.all(queries.map(([, query]) => timed(() => query(cause))));
+      assert.equal(client.isConnected, true, 'still reads as connected');
+      server.resume();
+      for (const { what, outcome } of outcomes) {
+        t.diagnostic(`${what} with the server paused: ${Math.round(outcome.ms)} ms`);
+        assert.ok(isTimeoutError(outcome.error), `${what}: ${String(outcome.error)}`);
+        assertBetween(what, outcome, 1000, timing.ms(1500));
+      }
+      for (const outcome of early) {
+        assert.equal(outcome.error, cause.reason);
+        assert.ok(outcome.ms < 50, `an aborted signal took ${outcome.ms} ms`);
+      }
+      assert.deepEqual(await latch.getParticipants(), [{ id: 'latch-0', isLeader: true }]);
+      assert.deepEqual(await latch.getLeader(), { id: 'latch-0', isLeader: true });
+      assert.deepEqual(await selector.getParticipants(), [{ id: 'selector-0', isLeader: true }]);
+      assert.deepEqual(await selector.getLeader(), { id: 'selector-0', isLeader: true });
+    } finally {
+      if (server.paused) server.resume();
+      await closeAll([latch, selector, client]);
     }
   });
 });
