@@ -374,5 +374,63 @@ describe('locks while ZooKeeper is unreachable', () => {
         await client.close();
       }
     });
+
+    it('server paused (the link still reads as connected): getParticipantNodes of a mutex, both read/write halves and a semaphore, and Lease.getData, given { signal: AbortSignal.timeout(1000) }, reject with its TimeoutError in 1 to 1.5 s; an aborted signal rejects at once; after the resume the same calls without a signal answer right', async (t) => {
+      // A 30 s session: the liveness check would call the connection dead only after 20 s.
+      const client = await connectedClient(server, { sessionTimeoutMs: 30_000 });
+      const mutex = new InterProcessMutex(client, uniquePath('paused-query-mutex'));
+      const rw = new InterProcessReadWriteLock(client, uniquePath('paused-query-rw'));
+      const semaphore = new InterProcessSemaphoreV2(client, uniquePath('paused-query-sem'), 2, {
+        nodeData: Buffer.from('lease data'),
+      });
+      try {
+        assert.equal(await mutex.acquire(5000), true);
+        assert.equal(await rw.readLock().acquire(5000), true);
+        const [lease] = await semaphore.acquire(1);
+        assert.ok(lease !== undefined);
+        const queries: [string, (signal?: AbortSignal) => Promise<unknown>][] = [
+          ['mutex.getParticipantNodes', (signal) => mutex.getParticipantNodes({ signal })],
+          [
+            'readLock.getParticipantNodes',
+            (signal) => rw.readLock().getParticipantNodes({ signal }),
+          ],
+          [
+            'writeLock.getParticipantNodes',
+            (signal) => rw.writeLock().getParticipantNodes({ signal }),
+          ],
+          ['semaphore.getParticipantNodes', (signal) => semaphore.getParticipantNodes({ signal })],
+          ['lease.getData', (signal) => lease.getData({ signal })],
+        ];
+        await server.pause();
+        const outcomes = await Promise.all(
+          queries.map(async ([what, query]) => ({
+            what,
+            outcome: await timed(() => query(AbortSignal.timeout(1000))),
+          })),
+        );
+        const cause = AbortSignal.abort(new Error('given up'));
+        const early = await Promise.all(queries.map(([, query]) => timed(() => query(cause))));
+        assert.equal(client.isConnected, true, 'still reads as connected');
+        server.resume();
+        for (const { what, outcome } of outcomes) {
+          t.diagnostic(`${what} with the server paused: ${Math.round(outcome.ms)} ms`);
+          assert.ok(isTimeoutError(rejected(outcome)), `${what}: ${inspect(outcome)}`);
+          assertBetween(outcome.ms, { lowMs: 1000, highMs: 1500, earlyMs: 2 }, what);
+        }
+        for (const [index, outcome] of early.entries()) {
+          assert.equal(rejected(outcome), cause.reason, queries[index]![0]);
+          assert.ok(outcome.ms < 50, `an aborted signal took ${outcome.ms} ms`);
+        }
+        assert.deepEqual(await mutex.getParticipantNodes(), [mutex.getLockPath()]);
+        assert.deepEqual(await rw.readLock().getParticipantNodes(), [rw.readLock().getLockPath()]);
+        assert.deepEqual(await rw.writeLock().getParticipantNodes(), []);
+        assert.deepEqual(await semaphore.getParticipantNodes(), [lease.nodeName]);
+        assert.deepEqual(await lease.getData(), Buffer.from('lease data'));
+        await Promise.all([mutex.release(), rw.readLock().release(), lease.close()]);
+      } finally {
+        if (server.paused) server.resume();
+        await client.close();
+      }
+    });
   });
 });

@@ -95,6 +95,37 @@ describe('locks given bad input (real server)', () => {
     assert.equal(mutex.isAcquiredInThisProcess(), false);
   });
 
+  it('getParticipantNodes on every lock and Lease.getData reject options that are not an object, or a signal that is not an AbortSignal, with InvalidArgumentError, with nothing sent', async () => {
+    const path = uniquePath('query-misuse');
+    const mutex = new InterProcessMutex(client, path);
+    const rw = new InterProcessReadWriteLock(client, `${path}-rw`);
+    const semaphore = new InterProcessSemaphoreV2(client, `${path}-sem`, 2);
+    const [lease] = await semaphore.acquire(1);
+    assert.ok(lease !== undefined);
+    try {
+      const queries: [string, (options: unknown) => Promise<unknown>][] = [
+        ['mutex', (options) => mutex.getParticipantNodes(options as never)],
+        ['read lock', (options) => rw.readLock().getParticipantNodes(options as never)],
+        ['write lock', (options) => rw.writeLock().getParticipantNodes(options as never)],
+        ['semaphore', (options) => semaphore.getParticipantNodes(options as never)],
+        ['lease', (options) => lease.getData(options as never)],
+      ];
+      const badOptions: unknown[] = [null, 'fast', 42, [], { signal: 'abort' }, { signal: {} }];
+      // The four-letter word is itself counted once per call: that is the baseline.
+      const first = await packets();
+      const before = await packets();
+      const baseline = before - first;
+      for (const [name, query] of queries) {
+        for (const options of badOptions) {
+          await assert.rejects(query(options), invalid, `${name} given ${String(options)}`);
+        }
+      }
+      assert.equal((await packets()) - before - baseline, 0);
+    } finally {
+      await lease.close();
+    }
+  });
+
   it('a held mutex keeps its lost signal un-aborted while oversize requests on its client are refused', async () => {
     const path = uniquePath('held');
     const mutex = new InterProcessMutex(client, path);
