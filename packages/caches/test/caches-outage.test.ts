@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isClosed, type FrameworkClient } from '@zkrecipes/framework';
-import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
-import { startClient, timed } from '@zkrecipes/test-support';
+import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
+import {
+  assertBetween,
+  connectedClient,
+  isTimeoutError,
+  startClient,
+  timed,
+} from '@zkrecipes/test-support';
 import { NodeCache, PathChildrenCache, StartMode } from '../src/index.js';
 
 describe('caches with the server stopped', () => {
@@ -67,5 +73,67 @@ describe('caches with the server stopped', () => {
     const otherClosed = await timed(() => otherCache.close());
     assert.ok(otherClosed.ms < 1000);
     await server.restart();
+  });
+
+  it('server paused (the link still reads as connected): rebuild, rebuildNode and clearAndRefresh of a PathChildrenCache and NodeCache.rebuild, given { signal: AbortSignal.timeout(1000) }, reject with its TimeoutError in 1 to 1.5 s; an aborted signal rejects at once; after the resume the same calls without a signal bring the views up to date', async (t) => {
+    // Its own client, connected after the restart above; a 30 s session: the liveness check
+    // would call the connection dead only after 20 s.
+    const own = await connectedClient(server, { sessionTimeoutMs: 30_000 });
+    const parent = uniquePath('paused-rebuild');
+    for (const name of ['a', 'b']) {
+      await own.create(`${parent}/${name}`, { data: Buffer.from(name), createParents: true });
+    }
+    const children = new PathChildrenCache(own, parent);
+    const node = new NodeCache(own, `${parent}/a`);
+    const views = (): [string[], string | undefined] => [
+      children.getCurrentData().map((child) => `${child.path}=${child.data?.toString()}`),
+      node.getCurrentData()?.data?.toString(),
+    ];
+    const expected: [string[], string] = [[`${parent}/a=a`, `${parent}/b=b`], 'a'];
+    const calls: [string, (signal?: AbortSignal) => Promise<void>][] = [
+      ['PathChildrenCache.rebuild', (signal) => children.rebuild({ signal })],
+      [
+        'PathChildrenCache.rebuildNode',
+        (signal) => children.rebuildNode(`${parent}/a`, { signal }),
+      ],
+      ['PathChildrenCache.clearAndRefresh', (signal) => children.clearAndRefresh({ signal })],
+      ['NodeCache.rebuild', (signal) => node.rebuild({ signal })],
+    ];
+    try {
+      await children.start(StartMode.BUILD_INITIAL_CACHE);
+      await node.start({ buildInitial: true });
+      assert.deepEqual(views(), expected);
+      await server.pause();
+      const cause = AbortSignal.abort(new Error('given up'));
+      const early = await Promise.all(calls.map(([, call]) => timed(() => call(cause))));
+      // An aborted signal is refused before the view is touched.
+      assert.deepEqual(views(), expected);
+      const outcomes = await Promise.all(
+        calls.map(async ([what, call]) => ({
+          what,
+          outcome: await timed(() => call(AbortSignal.timeout(1000))),
+        })),
+      );
+      assert.equal(own.isConnected, true, 'still reads as connected');
+      server.resume();
+      for (const [index, outcome] of early.entries()) {
+        assert.equal(outcome.error, cause.reason, calls[index]![0]);
+        assert.ok(outcome.ms < 50, `an aborted signal took ${outcome.ms} ms`);
+      }
+      for (const { what, outcome } of outcomes) {
+        t.diagnostic(`${what} with the server paused: ${Math.round(outcome.ms)} ms`);
+        assert.ok(isTimeoutError(outcome.error), `${what}: ${String(outcome.error)}`);
+        assertBetween(what, outcome, 1000, timing.ms(1500));
+      }
+      for (const [what, call] of calls) {
+        await call();
+        assert.deepEqual(views(), expected, `after ${what}`);
+      }
+    } finally {
+      if (server.paused) server.resume();
+      await children.close();
+      await node.close();
+      await own.close();
+    }
   });
 });

@@ -53,3 +53,31 @@ describe('constructors given an unknown option', () => {
     await client.close();
   });
 });
+
+describe('rebuilds given bad options', () => {
+  it('PathChildrenCache.rebuild, rebuildNode, clearAndRefresh and NodeCache.rebuild reject an options value that is not an object, or a signal that is not an AbortSignal, with InvalidArgumentError before anything is read', async () => {
+    // A client that is never started, and caches that are not: the option checks come first.
+    const client = createFramework({ connectString: '127.0.0.1:1' });
+    const children = new PathChildrenCache(client, '/c');
+    const node = new NodeCache(client, '/c');
+    const calls: [string, (options: unknown) => Promise<unknown>][] = [
+      ['PathChildrenCache.rebuild', (options) => children.rebuild(options as never)],
+      [
+        'PathChildrenCache.rebuildNode',
+        (options) => children.rebuildNode('/c/x', options as never),
+      ],
+      [
+        'PathChildrenCache.clearAndRefresh',
+        (options) => children.clearAndRefresh(options as never),
+      ],
+      ['NodeCache.rebuild', (options) => node.rebuild(options as never)],
+    ];
+    const badOptions: unknown[] = [null, 'fast', 42, [], { signal: 'abort' }, { signal: {} }];
+    for (const [name, call] of calls) {
+      for (const options of badOptions) {
+        await assert.rejects(call(options), InvalidArgumentError, `${name}(${String(options)})`);
+      }
+    }
+    await client.close();
+  });
+});
