@@ -15,11 +15,11 @@ import {
 import {
   booleanOption,
   checkClient,
+  checkSignalOptions,
   checkEventListener,
   checkOptionsObject,
   EventDispatcher,
   connectionStreamOf,
-  signalOption,
   untilAborted,
 } from '@zkrecipes/framework/recipe-support';
 import type { ChildData } from './child-data.js';
@@ -145,9 +145,7 @@ export class NodeCache {
    * its value without an event.
    */
   async rebuild(options: SignalOptions = {}): Promise<void> {
-    checkOptionsObject(options);
-    const signal = signalOption(options.signal);
-    signal?.throwIfAborted();
+    const signal = checkSignalOptions(options);
     if (this.#state === RecipeState.CLOSED) {
       throw new ClosedError({ path: this.#path, detail: 'the cache is closed' });
     }

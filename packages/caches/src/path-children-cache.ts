@@ -16,13 +16,12 @@ import {
 import {
   booleanOption,
   checkClient,
+  checkSignalOptions,
   checkEventListener,
-  checkOptionsObject,
   checkRecipeOptions,
   EventDispatcher,
   positiveIntegerOption,
   connectionStreamOf,
-  signalOption,
   untilAborted,
 } from '@zkrecipes/framework/recipe-support';
 import { compareChildData, type ChildData } from './child-data.js';
@@ -296,9 +295,7 @@ export class PathChildrenCache {
    * signal (its reason when aborted already), the state. Returns the signal.
    */
   #startQuery(operation: string, options: SignalOptions): AbortSignal | undefined {
-    checkOptionsObject(options);
-    const signal = signalOption(options.signal);
-    signal?.throwIfAborted();
+    const signal = checkSignalOptions(options);
     this.#assertStarted(operation);
     return signal;
   }

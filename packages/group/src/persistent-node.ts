@@ -20,13 +20,13 @@ import {
 import {
   booleanOption,
   checkClient,
+  checkSignalOptions,
   checkEventListener,
   checkOptionsObject,
   checkRecipeOptions,
   deleteOwnNode,
   EventDispatcher,
   connectionStreamOf,
-  signalOption,
 } from '@zkrecipes/framework/recipe-support';
 import { RecipeState, type RecipeError } from '@zkrecipes/caches';
 import { NodeKeeper } from './node-keeper.js';
@@ -257,9 +257,7 @@ export class PersistentNode {
    */
   async setData(data: Uint8Array, options: SignalOptions = {}): Promise<void> {
     checkData(data, this.#basePath);
-    checkOptionsObject(options);
-    const signal = signalOption(options.signal);
-    signal?.throwIfAborted();
+    const signal = checkSignalOptions(options);
     if (this.#state === RecipeState.CLOSED)
       throw new ClosedError({ path: this.#basePath, detail: 'PersistentNode closed' });
     return this.#keeper.setData(Buffer.from(data), this.#state === RecipeState.STARTED, signal);

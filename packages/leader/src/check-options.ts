@@ -3,7 +3,6 @@
 // input fails at once with an InvalidArgumentError that says what was wrong, before anything
 // is sent.
 import { describeValue, InvalidArgumentError } from '@zkrecipes/framework';
-import { checkOptionsObject, signalOption } from '@zkrecipes/framework/recipe-support';
 import type { LeaderSelectorListener, TakeLeadership } from './leader-selector-options.js';
 
 /** A participant id: any string (Curator's ids may be empty). */
@@ -24,17 +23,6 @@ export function checkConcurrency(value: unknown, fallback: number): number {
     );
   }
   return value;
-}
-
-/**
- * The `{ signal }` of a participant query (`getParticipants`, `getLeader`), checked by the
- * framework's option checks; throws its reason when it has aborted already, so nothing is sent.
- */
-export function checkQueryOptions(options: unknown): AbortSignal | undefined {
-  checkOptionsObject(options);
-  const signal = signalOption((options as { signal?: unknown } | undefined)?.signal);
-  signal?.throwIfAborted();
-  return signal;
 }
 
 /** A LeaderSelector's listener, as the function form. */

@@ -20,6 +20,7 @@ import {
   BackgroundRetry,
   booleanOption,
   checkClient,
+  checkSignalOptions,
   checkOptionsObject,
   checkRecipeOptions,
   deleteOwnNode,
@@ -27,7 +28,7 @@ import {
   connectionStreamOf,
 } from '@zkrecipes/framework/recipe-support';
 import { sortParticipants } from '@zkrecipes/locks';
-import { checkConcurrency, checkId, checkQueryOptions } from './check-options.js';
+import { checkConcurrency, checkId } from './check-options.js';
 import type {
   LeaderLatchAwaitOptions,
   LeaderLatchCloseOptions,
@@ -335,7 +336,7 @@ export class LeaderLatch {
    * given it).
    */
   async getParticipants(options: SignalOptions = {}): Promise<Participant[]> {
-    const signal = checkQueryOptions(options);
+    const signal = checkSignalOptions(options);
     return readParticipants(
       this.#client,
       await latchParticipantPaths(this.#client, this.#path, signal),
@@ -349,7 +350,7 @@ export class LeaderLatch {
    * Aborting `signal` rejects with its reason at once, in any connection state.
    */
   async getLeader(options: SignalOptions = {}): Promise<Participant | undefined> {
-    const signal = checkQueryOptions(options);
+    const signal = checkSignalOptions(options);
     const paths = await latchParticipantPaths(this.#client, this.#path, signal);
     return readLeader(this.#client, paths, signal);
   }

@@ -19,16 +19,12 @@ import {
   BackgroundRetry,
   booleanOption,
   checkClient,
+  checkSignalOptions,
   checkRecipeOptions,
   connectionStreamOf,
   whileConnected,
 } from '@zkrecipes/framework/recipe-support';
-import {
-  checkConcurrency,
-  checkId,
-  checkSelectorListener,
-  checkQueryOptions,
-} from './check-options.js';
+import { checkConcurrency, checkId, checkSelectorListener } from './check-options.js';
 import { LeaderState } from './leader-state.js';
 import { LeaderTelemetry } from './leader-telemetry.js';
 import {
@@ -324,7 +320,7 @@ export class LeaderSelector {
    * reason at once, in any connection state (every read is given it).
    */
   async getParticipants(options: SignalOptions = {}): Promise<Participant[]> {
-    const signal = checkQueryOptions(options);
+    const signal = checkSignalOptions(options);
     return readParticipants(
       this.#client,
       await this.#mutex.getParticipantNodes({ signal }),
@@ -338,7 +334,7 @@ export class LeaderSelector {
    * Aborting `signal` rejects with its reason at once, in any connection state.
    */
   async getLeader(options: SignalOptions = {}): Promise<Participant | undefined> {
-    const signal = checkQueryOptions(options);
+    const signal = checkSignalOptions(options);
     return readLeader(this.#client, await this.#mutex.getParticipantNodes({ signal }), signal);
   }
 

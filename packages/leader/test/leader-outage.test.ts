@@ -54,7 +54,7 @@ async function children(client: FrameworkClient, path: string): Promise<string[]
   });
 }
 
-describe('leader recipes with the server stopped', () => {
+describe('leader recipes with the server stopped or paused', () => {
   let server: TestingServer;
   before(async () => {
     server = await TestingServer.start();

@@ -10,17 +10,6 @@ import {
 import { checkOptionsObject, signalOption } from '@zkrecipes/framework/recipe-support';
 import type { AcquireOptions } from './interprocess-lock.js';
 
-/**
- * Checks the `{ signal }` of a query (`getParticipantNodes`, `Lease.getData`) and returns the
- * signal; throws its reason when it has aborted already, so nothing is sent.
- */
-export function checkQueryOptions(options: unknown): AbortSignal | undefined {
-  checkOptionsObject(options);
-  const signal = signalOption((options as { signal?: unknown } | undefined)?.signal);
-  signal?.throwIfAborted();
-  return signal;
-}
-
 /** Checks `acquire(timeoutMs, options)` (a negative or non-finite timeout is refused); returns the signal. */
 export function checkAcquireArguments(
   timeoutMs: unknown,

@@ -9,13 +9,14 @@ import {
 } from '@zkrecipes/framework';
 import {
   checkClient,
+  checkSignalOptions,
   checkRecipeOptions,
   connectionStreamOf,
   type ConnectionStream,
   untilAborted,
 } from '@zkrecipes/framework/recipe-support';
 import { AcquireLimits } from './acquire-limits.js';
-import { checkAcquireArguments, checkNodeData, checkQueryOptions } from './check-arguments.js';
+import { checkAcquireArguments, checkNodeData } from './check-arguments.js';
 import { HoldValidity } from './hold-validity.js';
 import type { AcquireOptions } from './interprocess-lock.js';
 import { Lease } from './lease.js';
@@ -181,7 +182,7 @@ export class InterProcessSemaphoreV2 {
    * rejects with its reason at once, in any connection state (the read is given it).
    */
   async getParticipantNodes(options: SignalOptions = {}): Promise<string[]> {
-    const signal = checkQueryOptions(options);
+    const signal = checkSignalOptions(options);
     const children = await listChildren(this.#client, this.#leasesPath, signal);
     return sortParticipants(children, [LockName.LEASE]);
   }

@@ -1,5 +1,5 @@
 import type { FrameworkClient, Logger, SignalOptions } from '@zkrecipes/framework';
-import { checkQueryOptions } from './check-arguments.js';
+import { checkSignalOptions } from '@zkrecipes/framework/recipe-support';
 import type { HoldValidity } from './hold-validity.js';
 import { releaseOwnNode, removeOwnNode } from './own-node.js';
 import type { LockTelemetry } from './lock-telemetry.js';
@@ -65,7 +65,7 @@ export class Lease implements AsyncDisposable {
    * its reason at once, in any connection state (the read is given it).
    */
   async getData(options: SignalOptions = {}): Promise<Buffer> {
-    const signal = checkQueryOptions(options);
+    const signal = checkSignalOptions(options);
     return (await this.#client.getData(this.#path, { signal })).data;
   }
 

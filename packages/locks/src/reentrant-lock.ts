@@ -9,8 +9,7 @@ import {
   type SignalOptions,
   validatePath,
 } from '@zkrecipes/framework';
-import { checkClient } from '@zkrecipes/framework/recipe-support';
-import { checkQueryOptions } from './check-arguments.js';
+import { checkClient, checkSignalOptions } from '@zkrecipes/framework/recipe-support';
 import { runInFlow, type FlowScope } from './flow-scope.js';
 import type { LockHold, MutexHold } from './lock-hold.js';
 import type { AcquireOptions, InterProcessLock } from './interprocess-lock.js';
@@ -189,7 +188,7 @@ export abstract class ReentrantLock implements InterProcessLock {
    * state (the read is given it).
    */
   async getParticipantNodes(options: SignalOptions = {}): Promise<string[]> {
-    return this.#core.participantNodes(checkQueryOptions(options));
+    return this.#core.participantNodes(checkSignalOptions(options));
   }
 
   /**

@@ -66,6 +66,7 @@ export {
   checkEventListener,
   checkListener,
   checkOptionsObject,
+  checkSignalOptions,
   checkRecipeOptions,
   positiveIntegerOption,
   signalOption,

@@ -40,6 +40,18 @@ export function signalOption(value: unknown): AbortSignal | undefined {
   throw new InvalidArgumentError(`signal must be an AbortSignal; got ${describeValue(value)}`);
 }
 
+/**
+ * The signal of a call's `{ signal }` options: options that are not an object, or a signal that
+ * is not an AbortSignal, fail with InvalidArgumentError; a signal that has aborted already
+ * throws its reason. Either way before anything is sent.
+ */
+export function checkSignalOptions(options: unknown): AbortSignal | undefined {
+  checkOptionsObject(options);
+  const signal = signalOption((options as { signal?: unknown } | undefined)?.signal);
+  signal?.throwIfAborted();
+  return signal;
+}
+
 /** Throws unless `listener` is a function. */
 export function checkListener(listener: unknown): void {
   if (typeof listener !== 'function') {

@@ -5,6 +5,7 @@ import {
   booleanOption,
   checkOptionsObject,
   checkRecipeOptions,
+  checkSignalOptions,
   signalOption,
 } from '../../src/recipe-support/option-checks.js';
 
@@ -92,6 +93,29 @@ describe('booleanOption and signalOption', () => {
       (error: unknown) =>
         error instanceof InvalidArgumentError &&
         error.detail === 'signal must be an AbortSignal; got a value of type object',
+    );
+  });
+});
+
+describe('checkSignalOptions', () => {
+  it('returns the signal of undefined, {} and { signal }', () => {
+    const { signal } = new AbortController();
+    assert.equal(checkSignalOptions(undefined), undefined);
+    assert.equal(checkSignalOptions({}), undefined);
+    assert.equal(checkSignalOptions({ signal }), signal);
+  });
+
+  it('refuses options that are not an object and a signal that is not an AbortSignal', () => {
+    for (const bad of [null, 'fast', 42, [], { signal: 'abort' }, { signal: {} }]) {
+      assert.throws(() => checkSignalOptions(bad), InvalidArgumentError, JSON.stringify(bad));
+    }
+  });
+
+  it('throws the reason of a signal aborted already', () => {
+    const reason = new Error('stop');
+    assert.throws(
+      () => checkSignalOptions({ signal: AbortSignal.abort(reason) }),
+      (error: unknown) => error === reason,
     );
   });
 });
