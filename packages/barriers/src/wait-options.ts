@@ -1,5 +1,5 @@
-import { describeValue, InvalidArgumentError, validateTimeoutMs } from '@zkrecipes/framework';
-import { signalOption } from '@zkrecipes/framework/recipe-support';
+import { validateTimeoutMs } from '@zkrecipes/framework';
+import { checkOptionsObject, signalOption } from '@zkrecipes/framework/recipe-support';
 
 /** Options of every blocking call of the barriers. */
 export interface WaitOptions {
@@ -14,12 +14,8 @@ export interface WaitOptions {
 
 /** Asserts `options` is a {@link WaitOptions} object (or undefined), before anything is sent. */
 export function validateWaitOptions(options: unknown): asserts options is WaitOptions | undefined {
+  checkOptionsObject(options);
   if (options === undefined) return;
-  if (typeof options !== 'object' || options === null) {
-    throw new InvalidArgumentError(
-      `options must be an object like { timeoutMs, signal }; got ${describeValue(options)}`,
-    );
-  }
   const { timeoutMs, signal } = options as { timeoutMs?: unknown; signal?: unknown };
   if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
   signalOption(signal);

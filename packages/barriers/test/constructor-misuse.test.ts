@@ -2,7 +2,7 @@
 // typed InvalidArgumentError naming the recipe, before anything else happens.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { InvalidArgumentError, type FrameworkClient } from '@zkrecipes/framework';
+import { createFramework, InvalidArgumentError, type FrameworkClient } from '@zkrecipes/framework';
 import { DistributedBarrier, DistributedDoubleBarrier } from '../src/index.js';
 
 const notClients: unknown[] = [null, undefined, {}, 'client', 42, { getChildren: () => [] }];
@@ -23,4 +23,31 @@ describe('constructors given something that is not a client', () => {
       }
     });
   }
+});
+
+describe('calls given options that are not an object', () => {
+  it('setBarrier, removeBarrier, waitOnBarrier, enter and leave reject an array or a primitive before anything is sent', async () => {
+    // A client that is never started: the check comes before anything is sent.
+    const client = createFramework({ connectString: '127.0.0.1:1' });
+    const barrier = new DistributedBarrier(client, '/b');
+    const double = new DistributedDoubleBarrier(client, '/d', 2);
+    const calls: [string, (options: never) => Promise<unknown>][] = [
+      ['setBarrier', (options) => barrier.setBarrier(options)],
+      ['removeBarrier', (options) => barrier.removeBarrier(options)],
+      ['waitOnBarrier', (options) => barrier.waitOnBarrier(options)],
+      ['enter', (options) => double.enter(options)],
+      ['leave', (options) => double.leave(options)],
+    ];
+    for (const [name, call] of calls) {
+      for (const options of [[], [{ timeoutMs: 0 }], 'x', 0, null]) {
+        await assert.rejects(call(options as never), (error) => {
+          assert.ok(error instanceof InvalidArgumentError, `${name}: ${String(error)}`);
+          assert.match(error.message, /options must be an object; got/);
+          return true;
+        });
+      }
+    }
+    assert.equal(double.phase, 'IDLE');
+    await client.close();
+  });
 });

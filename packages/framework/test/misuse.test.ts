@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { mntr, TestingServer, uniquePath } from '@zkrecipes/testing';
 import type { FrameworkClient } from '../src/client/framework-client.js';
 import { op } from '../src/client/transaction-op.js';
+import { OPEN_ACL_UNSAFE } from '../src/zk/zookeeper-types.js';
 import { createFramework } from '../src/create-framework.js';
 import { errorFromCode } from '../src/errors/error-from-code.js';
 import { isIllegalState, isZooKeeperError } from '../src/errors/predicates.js';
@@ -166,6 +167,41 @@ describe('oversize requests are refused before anything is sent (real server)', 
     assert.deepEqual(states, []);
     assert.equal(client.connectionState, ConnectionState.CONNECTED);
     unsubscribe();
+  });
+
+  it('an array or a primitive as the options of any operation: InvalidArgumentError, no packet', async () => {
+    const root = uniquePath('options-array');
+    await client.create(root);
+    const notOptions = [[], [{ version: 0 }], 'x', 42, true] as unknown as object[];
+    const calls: [string, (options: never) => Promise<unknown>][] = [
+      ['create', (options) => client.create(`${root}/n`, options)],
+      ['delete', (options) => client.delete(root, options)],
+      ['exists', (options) => client.exists(root, options)],
+      ['getData', (options) => client.getData(root, options)],
+      ['setData', (options) => client.setData(root, Buffer.from('x'), options)],
+      ['getChildren', (options) => client.getChildren(root, options)],
+      ['getAcl', (options) => client.getAcl(root, options)],
+      ['setAcl', (options) => client.setAcl(root, OPEN_ACL_UNSAFE, options)],
+      ['sync', (options) => client.sync(root, options)],
+      ['transaction', (options) => client.transaction([op.check(root)], options)],
+      ['addWatch', (options) => client.addWatch(root, () => undefined, options)],
+      ['blockUntilConnected', (options) => client.blockUntilConnected(options)],
+    ];
+    const first = await packets();
+    const before = await packets();
+    const baseline = before - first;
+    for (const [name, call] of calls) {
+      for (const options of notOptions) {
+        await assert.rejects(call(options as never), (error) => {
+          assert.ok(invalid(error), `${name}(${JSON.stringify(options)}): ${String(error)}`);
+          assert.match((error as Error).message, /options must be an object; got/);
+          return true;
+        });
+      }
+    }
+    const sent = (await packets()) - before - baseline;
+    assert.equal(sent, 0, `${sent} packets reached the server`);
+    assert.deepEqual(await client.getChildren(root), []);
   });
 
   it('lifecycle misuse is IllegalStateError; after close() the connection state is undefined, not CONNECTED', async () => {

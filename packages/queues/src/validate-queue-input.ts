@@ -6,7 +6,7 @@ import {
   MAX_NODE_DATA_BYTES,
   validateTimeoutMs,
 } from '@zkrecipes/framework';
-import { signalOption } from '@zkrecipes/framework/recipe-support';
+import { checkOptionsObject, signalOption } from '@zkrecipes/framework/recipe-support';
 
 /** Options of the calls that may wait (take, poll, put on a bounded queue). */
 export interface WaitOptions {
@@ -27,12 +27,8 @@ export function validateWholeNumber(name: string, value: unknown, min: number, m
 
 /** Asserts `options` is a {@link WaitOptions} object or undefined. */
 export function validateWaitOptions(options: unknown): asserts options is WaitOptions | undefined {
+  checkOptionsObject(options);
   if (options === undefined) return;
-  if (typeof options !== 'object' || options === null) {
-    throw new InvalidArgumentError(
-      `options must be an object like { timeoutMs, signal }; got ${describeValue(options)}`,
-    );
-  }
   const { timeoutMs, signal } = options as { timeoutMs?: unknown; signal?: unknown };
   if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
   signalOption(signal);

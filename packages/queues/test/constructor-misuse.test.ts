@@ -82,3 +82,31 @@ describe('constructors given an unknown option', () => {
     await client.close();
   });
 });
+
+describe('calls given options that are not an object', () => {
+  it('SimpleDistributedQueue calls reject an array or a primitive with InvalidArgumentError before anything is sent', async () => {
+    // A client that is never started: the check comes before anything is sent.
+    const client = createFramework({ connectString: '127.0.0.1:1' });
+    const simple = new SimpleDistributedQueue(client, '/s');
+    const item = Buffer.from('x');
+    const calls: [string, (options: never) => Promise<unknown>][] = [
+      ['offer', (options) => simple.offer(item, options)],
+      ['take', (options) => simple.take(options)],
+      ['poll', (options) => simple.poll(options)],
+      ['peek', (options) => simple.peek(options)],
+      ['element', (options) => simple.element(options)],
+      ['remove', (options) => simple.remove(options)],
+    ];
+    for (const [name, call] of calls) {
+      for (const options of [[], [{ timeoutMs: 0 }], 'x', 0, null]) {
+        await assert.rejects(call(options as never), (error) => {
+          assert.ok(error instanceof InvalidArgumentError, `${name}: ${String(error)}`);
+          assert.match(error.message, /options must be an object; got/);
+          return true;
+        });
+      }
+    }
+    await simple.close();
+    await client.close();
+  });
+});

@@ -5,16 +5,18 @@ import { Buffer } from 'node:buffer';
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import { describeValue } from '../paths/validate-number.js';
 import { validateData } from '../paths/validate-data.js';
+import { checkOptionsObject } from '../recipe-support/option-checks.js';
 import { CreateMode } from '../zk/zookeeper-types.js';
 import type { Acl, Watcher } from '../zk/zookeeper-types.js';
 
 const CREATE_MODES: ReadonlySet<string> = new Set(Object.values(CreateMode));
 
-/** Asserts `options` is an options object (or undefined, meaning all defaults). */
+/**
+ * Asserts `options` is an options object (or undefined, meaning all defaults): the recipes'
+ * {@link checkOptionsObject}, so an array or a primitive fails the same way everywhere.
+ */
 export function validateOptionsObject(name: string, options: unknown): void {
-  if (options !== undefined && (typeof options !== 'object' || options === null)) {
-    throw new InvalidArgumentError(`${name} must be an object; got ${describeValue(options)}`);
-  }
+  checkOptionsObject(options, name);
 }
 
 /** The longest time to live ZooKeeper accepts (EphemeralType.MAX_TTL: 40 bits). */
