@@ -202,6 +202,7 @@ export class GroupMember {
 
   /** The member id of a member node's path (its last segment). */
   idFromPath(path: string): string {
+    validatePath(path);
     return path.slice(path.lastIndexOf('/') + 1);
   }
 

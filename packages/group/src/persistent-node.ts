@@ -226,8 +226,9 @@ export class PersistentNode {
   /** Resolves true once the node has been created (or adopted), false on timeout or close. */
   waitForInitialCreate(options: WaitForInitialCreateOptions = {}): Promise<boolean> {
     checkOptionsObject(options);
-    const { timeoutMs, signal } = options;
+    const { timeoutMs } = options;
     if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
+    const signal = signalOption(options.signal);
     if (this.#state === RecipeState.LATENT) {
       return Promise.reject(new IllegalStateError('waitForInitialCreate() before start()'));
     }

@@ -56,3 +56,33 @@ describe('constructors given an unknown option', () => {
     await client.close();
   });
 });
+
+describe('calls given bad input', () => {
+  it('waitForInitialCreate rejects a signal that is not an AbortSignal, idFromPath a non-path, with InvalidArgumentError', async () => {
+    // A client that is never started: the checks come before the state check and any request.
+    const client = createFramework({ connectString: '127.0.0.1:1' });
+    const node = new PersistentNode(client, '/n', 'EPHEMERAL');
+    const member = new GroupMember(client, '/g', 'm1');
+    const fakeSignal = { aborted: false, addEventListener: () => undefined };
+    for (const signal of [fakeSignal, 'x', null, 42]) {
+      for (const wait of [
+        () => node.waitForInitialCreate({ signal } as never),
+        () => member.waitForInitialCreate({ signal } as never),
+      ]) {
+        await assert.rejects(
+          async () => wait(),
+          (error) => {
+            assert.ok(error instanceof InvalidArgumentError, String(error));
+            assert.match(error.message, /signal must be an AbortSignal/);
+            return true;
+          },
+        );
+      }
+    }
+    for (const path of [42, null, undefined, {}, [], 'm1', '/g/']) {
+      assert.throws(() => member.idFromPath(path as never), InvalidArgumentError);
+    }
+    assert.equal(member.idFromPath('/g/m1'), 'm1');
+    await client.close();
+  });
+});
