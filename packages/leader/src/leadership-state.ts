@@ -4,13 +4,18 @@
 // for a while cannot hold up the election or the other listeners.
 import { BehaviorSubject, Subject } from 'rxjs';
 import {
+  describeValue,
   InvalidArgumentError,
   type Logger,
   type RecipeError,
   type IterableObservable,
   iterableObservable,
 } from '@zkrecipes/framework';
-import { reportRecipeFailure, type FailureReporter } from '@zkrecipes/framework/recipe-support';
+import {
+  checkListener,
+  reportRecipeFailure,
+  type FailureReporter,
+} from '@zkrecipes/framework/recipe-support';
 import type { LeaderTelemetry } from './leader-telemetry.js';
 
 /** The listener events of both recipes (Curator's `LeaderLatchListener` methods). */
@@ -84,12 +89,10 @@ export class LeadershipState {
   on(event: LeadershipEvent, listener: LeadershipListener): () => void {
     if (event !== 'isLeader' && event !== 'notLeader') {
       throw new InvalidArgumentError(
-        `unknown event ${JSON.stringify(event)}; use 'isLeader' or 'notLeader'`,
+        `unknown event ${describeValue(event)}; use 'isLeader' or 'notLeader'`,
       );
     }
-    if (typeof listener !== 'function') {
-      throw new InvalidArgumentError(`listener must be a function; got ${typeof listener}`);
-    }
+    checkListener(listener);
     // A wrapper per registration: adding the same function twice gives two independent ones.
     const entry: LeadershipListener = () => listener();
     if (!this.#closed) this.#listeners[event].add(entry);

@@ -70,3 +70,28 @@ describe('participant queries given bad options', () => {
     await client.close();
   });
 });
+
+describe('on() given bad input', () => {
+  it('an event that is a BigInt, a Symbol or unknown, or a listener that is not a function: InvalidArgumentError', async () => {
+    const client = createFramework({ connectString: '127.0.0.1:1' });
+    const latch = new LeaderLatch(client, '/l');
+    const selector = new LeaderSelector(client, '/s', () => Promise.resolve());
+    for (const target of [latch, selector]) {
+      for (const event of [10n, Symbol('isLeader'), 'leader', undefined]) {
+        assert.throws(
+          () => target.on(event as never, () => undefined),
+          (error) => error instanceof InvalidArgumentError && /unknown event/.test(error.message),
+        );
+      }
+      for (const listener of [null, 'f', 10n, {}]) {
+        assert.throws(
+          () => target.on('isLeader', listener as never),
+          (error) =>
+            error instanceof InvalidArgumentError &&
+            /listener must be a function/.test(error.message),
+        );
+      }
+    }
+    await client.close();
+  });
+});
