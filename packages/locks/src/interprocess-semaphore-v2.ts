@@ -11,6 +11,7 @@ import {
   checkClient,
   checkSignalOptions,
   checkRecipeOptions,
+  positiveIntegerOption,
   connectionStreamOf,
   type ConnectionStream,
   untilAborted,
@@ -122,10 +123,7 @@ export class InterProcessSemaphoreV2 {
     timeoutMs?: number,
     options: AcquireOptions = {},
   ): Promise<Lease | Lease[] | undefined> {
-    const count = qty ?? 1;
-    if (!Number.isSafeInteger(count) || count < 1) {
-      throw new InvalidArgumentError(`qty must be a whole number >= 1; got ${qty}`);
-    }
+    const count = positiveIntegerOption('qty', qty, 1);
     if (count > this.#maxLeases) {
       throw new InvalidArgumentError(
         `qty ${count} is more than maxLeases ${this.#maxLeases}: it could never be granted`,

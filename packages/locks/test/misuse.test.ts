@@ -53,6 +53,19 @@ describe('locks given bad input (real server)', () => {
     }
   });
 
+  it('InterProcessSemaphoreV2.acquire with a qty that is not a whole number >= 1 (null, a Symbol, a string) is refused with nothing sent', async () => {
+    const semaphore = new InterProcessSemaphoreV2(client, uniquePath('sem-qty'), 2);
+    const before = await packets();
+    for (const qty of [null, Symbol('q'), '1', 0, 1.5, 10n]) {
+      await assert.rejects(
+        semaphore.acquire(qty as never, 0),
+        (error) => invalid(error) && /qty must be a whole number >= 1; got /.test(String(error)),
+      );
+    }
+    // One packet: the four-letter word itself.
+    assert.equal((await packets()) - before, 1);
+  });
+
   it('constructors given an unknown option reject it with InvalidArgumentError naming the recipe and the option', () => {
     const cases: [string, () => unknown][] = [
       ['InterProcessMutex', () => new InterProcessMutex(client, '/m', { lockdata: 1 } as never)],
