@@ -12,8 +12,9 @@ import {
   waitForWake,
   Wake,
   watchSignal,
+  checkWaitOptions,
 } from '@zkrecipes/framework/recipe-support';
-import { validateWaitOptions, type WaitOptions } from './wait-options.js';
+import type { WaitOptions } from './wait-options.js';
 
 /**
  * A barrier (Curator's `DistributedBarrier`): while the barrier node exists, everyone who calls
@@ -54,7 +55,7 @@ export class DistributedBarrier {
    * rejects with its reason (a request still waiting for a connection is never sent).
    */
   async setBarrier(options: SignalOptions = {}): Promise<void> {
-    validateWaitOptions(options);
+    checkWaitOptions(options);
     try {
       await this.#client.create(this.#path, { createParents: true, signal: options.signal });
     } catch (error) {
@@ -67,7 +68,7 @@ export class DistributedBarrier {
    * `signal` rejects with its reason (a request still waiting for a connection is never sent).
    */
   async removeBarrier(options: SignalOptions = {}): Promise<void> {
-    validateWaitOptions(options);
+    checkWaitOptions(options);
     await this.#client.delete(this.#path, { quietly: true, signal: options.signal });
   }
 
@@ -81,7 +82,7 @@ export class DistributedBarrier {
    * through early.
    */
   async waitOnBarrier(options: WaitOptions = {}): Promise<boolean> {
-    validateWaitOptions(options);
+    checkWaitOptions(options);
     const { timeoutMs, signal } = options;
     signal?.throwIfAborted();
     using limits = CallLimits.of(this.#client, timeoutMs, signal);

@@ -19,9 +19,10 @@ import {
   waitForWake,
   Wake,
   watchSignal,
+  checkWaitOptions,
 } from '@zkrecipes/framework/recipe-support';
 import { READY_NODE, sortedMembers } from './barrier-members.js';
-import { validateWaitOptions, type WaitOptions } from './wait-options.js';
+import type { WaitOptions } from './wait-options.js';
 
 /** Where a {@link DistributedDoubleBarrier} object is in its enter/leave cycle. */
 export type DoubleBarrierPhase = 'IDLE' | 'ENTERING' | 'ENTERED' | 'LEAVING';
@@ -107,7 +108,7 @@ export class DistributedDoubleBarrier {
    * with SessionExpiredError when the session ends while waiting.
    */
   async enter(options: WaitOptions = {}): Promise<boolean> {
-    validateWaitOptions(options);
+    checkWaitOptions(options);
     if (this.#phase !== 'IDLE') {
       throw new InvalidArgumentError(
         `enter() while ${this.#phase}: call leave() first (one object is one member)`,
@@ -138,7 +139,7 @@ export class DistributedDoubleBarrier {
    * still leaving (phase ENTERED): call leave() again to finish.
    */
   async leave(options: WaitOptions = {}): Promise<boolean> {
-    validateWaitOptions(options);
+    checkWaitOptions(options);
     if (this.#phase !== 'ENTERED') {
       throw new InvalidArgumentError(
         `leave() while ${this.#phase}: only a member whose enter() resolved true can leave`,

@@ -1,6 +1,3 @@
-import { validateTimeoutMs } from '@zkrecipes/framework';
-import { checkOptionsObject, signalOption } from '@zkrecipes/framework/recipe-support';
-
 /** Options of every blocking call of the barriers. */
 export interface WaitOptions {
   /**
@@ -10,13 +7,4 @@ export interface WaitOptions {
   readonly timeoutMs?: number | undefined;
   /** Aborting rejects the call with the signal's reason. Default: none. */
   readonly signal?: AbortSignal | undefined;
-}
-
-/** Asserts `options` is a {@link WaitOptions} object (or undefined), before anything is sent. */
-export function validateWaitOptions(options: unknown): asserts options is WaitOptions | undefined {
-  checkOptionsObject(options);
-  if (options === undefined) return;
-  const { timeoutMs, signal } = options as { timeoutMs?: unknown; signal?: unknown };
-  if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
-  signalOption(signal);
 }

@@ -1,6 +1,6 @@
 // The limits of one discovery call: the caller's timeout and signal, and the recipe's close.
-import { ClosedError, OperationTimeoutError, validateTimeoutMs } from '@zkrecipes/framework';
-import { checkOptionsObject, Deadline, signalOption } from '@zkrecipes/framework/recipe-support';
+import { ClosedError, OperationTimeoutError } from '@zkrecipes/framework';
+import { checkWaitOptions, Deadline } from '@zkrecipes/framework/recipe-support';
 
 /** What every waiting call of this package accepts. */
 export interface CallOptions {
@@ -12,10 +12,7 @@ export interface CallOptions {
 
 /** Checks `options` (before anything is sent) and returns them. */
 export function checkCallOptions(options: CallOptions | undefined): CallOptions {
-  checkOptionsObject(options);
-  const { timeoutMs, signal } = options ?? {};
-  if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
-  signalOption(signal);
+  checkWaitOptions(options);
   return options ?? {};
 }
 

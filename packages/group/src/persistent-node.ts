@@ -14,7 +14,6 @@ import {
   type SignalOptions,
   validateData,
   validatePath,
-  validateTimeoutMs,
   type IterableObservable,
 } from '@zkrecipes/framework';
 import {
@@ -22,11 +21,11 @@ import {
   checkClient,
   checkSignalOptions,
   checkEventListener,
-  checkOptionsObject,
   checkRecipeOptions,
   deleteOwnNode,
   EventDispatcher,
   connectionStreamOf,
+  checkWaitOptions,
 } from '@zkrecipes/framework/recipe-support';
 import { RecipeState, type RecipeError } from '@zkrecipes/caches';
 import { NodeKeeper } from './node-keeper.js';
@@ -225,10 +224,8 @@ export class PersistentNode {
 
   /** Resolves true once the node has been created (or adopted), false on timeout or close. */
   waitForInitialCreate(options: WaitForInitialCreateOptions = {}): Promise<boolean> {
-    checkOptionsObject(options);
-    const { timeoutMs } = options;
-    if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
-    const signal = signalOption(options.signal);
+    checkWaitOptions(options);
+    const { timeoutMs, signal } = options;
     if (this.#state === RecipeState.LATENT) {
       return Promise.reject(new IllegalStateError('waitForInitialCreate() before start()'));
     }

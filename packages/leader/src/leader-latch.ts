@@ -13,7 +13,6 @@ import {
   nodeName,
   type SignalOptions,
   validatePath,
-  validateTimeoutMs,
   type IterableObservable,
 } from '@zkrecipes/framework';
 import {
@@ -24,8 +23,8 @@ import {
   checkOptionsObject,
   checkRecipeOptions,
   deleteOwnNode,
-  signalOption,
   connectionStreamOf,
+  checkWaitOptions,
 } from '@zkrecipes/framework/recipe-support';
 import { sortParticipants } from '@zkrecipes/locks';
 import { checkConcurrency, checkId } from './check-options.js';
@@ -281,10 +280,8 @@ export class LeaderLatch {
    * before `start()`.
    */
   async await(options: LeaderLatchAwaitOptions = {}): Promise<boolean> {
-    checkOptionsObject(options);
-    const { timeoutMs } = options;
-    if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
-    const signal = signalOption(options.signal);
+    checkWaitOptions(options);
+    const { timeoutMs, signal } = options;
     signal?.throwIfAborted();
     if (this.#state === LeaderState.LATENT) {
       throw new IllegalStateError('await() before start()', { path: this.#path });

@@ -1,11 +1,11 @@
 import { ClosedError, type FrameworkClient, IllegalStateError } from '@zkrecipes/framework';
-import { CallLimits, requestSignal } from '@zkrecipes/framework/recipe-support';
+import { CallLimits, requestSignal, checkWaitOptions } from '@zkrecipes/framework/recipe-support';
 import type { DistributedQueueOptions } from './distributed-queue-options.js';
 import { PUT_NAMED, type PutOptions } from './distributed-queue.js';
 import { fixId, ID_ORDER, idOf, idPrefix, validateItemId } from './id-order.js';
 import { DISTRIBUTED_QUEUE_PREFIX } from './queue-node-names.js';
 import { removeItems } from './remove-items.js';
-import { validateWaitOptions, type WaitOptions } from './validate-queue-input.js';
+import type { WaitOptions } from './validate-queue-input.js';
 import { WrappedQueue } from './wrapped-queue.js';
 
 /** Options of {@link DistributedIdQueue}: DistributedQueue's. */
@@ -56,7 +56,7 @@ export class DistributedIdQueue<T = Buffer> extends WrappedQueue<T> {
    */
   async remove(id: string, options: WaitOptions = {}): Promise<number> {
     validateItemId(id);
-    validateWaitOptions(options);
+    checkWaitOptions(options);
     if (this.state !== 'STARTED') {
       throw new IllegalStateError(`remove while ${this.state}: start() the queue first`, {
         path: this.path,

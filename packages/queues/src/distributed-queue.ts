@@ -21,6 +21,7 @@ import {
   connectionStreamOf,
   waitForWake,
   whileConnected,
+  checkWaitOptions,
 } from '@zkrecipes/framework/recipe-support';
 import { Closing } from './closing.js';
 import { resolveQueueOptions, type DistributedQueueOptions } from './distributed-queue-options.js';
@@ -36,7 +37,7 @@ import { QueueEvents, type QueueEvent, type QueueListener } from './queue-events
 import { DISTRIBUTED_QUEUE_PREFIX } from './queue-node-names.js';
 import type { QueueSerializer } from './queue-serializer.js';
 import { QueueTaker } from './queue-taker.js';
-import { validateNodeSize, validateWaitOptions, type WaitOptions } from './validate-queue-input.js';
+import { validateNodeSize, type WaitOptions } from './validate-queue-input.js';
 
 /** The queue's lifecycle: the framework's RecipeState (LATENT, STARTED, CLOSED). */
 export type QueueState = RecipeState;
@@ -309,7 +310,7 @@ export class DistributedQueue<T = Buffer> {
         path: this.#path,
       });
     }
-    validateWaitOptions(options);
+    checkWaitOptions(options);
     return this.#consumption.iterate(options.signal);
   }
 
@@ -318,7 +319,7 @@ export class DistributedQueue<T = Buffer> {
    * `flushPuts`); rejects with the signal's reason on abort.
    */
   async flushPuts(options: WaitOptions = {}): Promise<boolean> {
-    validateWaitOptions(options);
+    checkWaitOptions(options);
     const { timeoutMs, signal } = options;
     signal?.throwIfAborted();
     if (this.#pendingPuts === 0) return true;
@@ -384,7 +385,7 @@ export class DistributedQueue<T = Buffer> {
         path: this.#path,
       });
     }
-    validateWaitOptions(options);
+    checkWaitOptions(options);
     options.signal?.throwIfAborted();
     const serialized = items.map((item) => this.#serialize(item));
     const itemBytes = serialized.reduce((sum, bytes) => sum + bytes.byteLength, 0);

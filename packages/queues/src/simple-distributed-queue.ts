@@ -12,6 +12,7 @@ import {
   checkClient,
   checkRecipeOptions,
   requestSignal,
+  checkWaitOptions,
 } from '@zkrecipes/framework/recipe-support';
 import { Closing } from './closing.js';
 import { ensureAndList } from './ensure-queue-path.js';
@@ -21,12 +22,7 @@ import { DEFAULT_HARD_MAX_ITEMS, PutLimiter } from './put-limiter.js';
 import { SIMPLE_QUEUE_PREFIX } from './queue-node-names.js';
 import { QueueTaker } from './queue-taker.js';
 import { QueueTelemetry, type TakeOutcome } from './queue-telemetry.js';
-import {
-  validateNodeSize,
-  validateWaitOptions,
-  validateWholeNumber,
-  type WaitOptions,
-} from './validate-queue-input.js';
+import { validateNodeSize, validateWholeNumber, type WaitOptions } from './validate-queue-input.js';
 
 /** Options of {@link SimpleDistributedQueue}. */
 export interface SimpleDistributedQueueOptions {
@@ -119,7 +115,7 @@ export class SimpleDistributedQueue {
       );
     }
     validateNodeSize('queue item', data.byteLength, '', this.#path);
-    validateWaitOptions(options);
+    checkWaitOptions(options);
     const { signal } = options;
     signal?.throwIfAborted();
     const limits = CallLimits.of(this.#client, undefined, signal);
@@ -156,7 +152,7 @@ export class SimpleDistributedQueue {
   /** Removes and returns the head, waiting at most `timeoutMs`; null if none came. */
   take(options: WaitOptions & { readonly timeoutMs: number }): Promise<Buffer | null>;
   async take(options: WaitOptions = {}): Promise<Buffer | null> {
-    validateWaitOptions(options);
+    checkWaitOptions(options);
     return this.#take(true, options);
   }
 
@@ -166,13 +162,13 @@ export class SimpleDistributedQueue {
    * `timeoutMs: 0` looks once and never waits for a connection.
    */
   async poll(options: WaitOptions = {}): Promise<Buffer | null> {
-    validateWaitOptions(options);
+    checkWaitOptions(options);
     return this.#take(options.timeoutMs !== undefined, options);
   }
 
   /** The head's data without removing it, or null when the queue is empty. */
   async peek(options: SignalOptions = {}): Promise<Buffer | null> {
-    validateWaitOptions(options);
+    checkWaitOptions(options);
     this.#assertOpen();
     const { signal } = options;
     signal?.throwIfAborted();
@@ -194,7 +190,7 @@ export class SimpleDistributedQueue {
 
   /** Removes and returns the head; rejects with NoSuchElementError when empty. */
   async remove(options: SignalOptions = {}): Promise<Buffer> {
-    validateWaitOptions(options);
+    checkWaitOptions(options);
     const data = await this.poll({ signal: options.signal });
     if (data === null) throw new NoSuchElementError(this.#path);
     return data;

@@ -1,12 +1,6 @@
 // Argument checks shared by both queues, in the framework's message shape
 // (`<name> must be <rule>; got <value>`), so bad input fails before anything is sent.
-import {
-  describeValue,
-  InvalidArgumentError,
-  MAX_NODE_DATA_BYTES,
-  validateTimeoutMs,
-} from '@zkrecipes/framework';
-import { checkOptionsObject, signalOption } from '@zkrecipes/framework/recipe-support';
+import { describeValue, InvalidArgumentError, MAX_NODE_DATA_BYTES } from '@zkrecipes/framework';
 
 /** Options of the calls that may wait (take, poll, put on a bounded queue). */
 export interface WaitOptions {
@@ -23,15 +17,6 @@ export function validateWholeNumber(name: string, value: unknown, min: number, m
       `${name} must be a whole number from ${min} to ${max}; got ${describeValue(value)}`,
     );
   }
-}
-
-/** Asserts `options` is a {@link WaitOptions} object or undefined. */
-export function validateWaitOptions(options: unknown): asserts options is WaitOptions | undefined {
-  checkOptionsObject(options);
-  if (options === undefined) return;
-  const { timeoutMs, signal } = options as { timeoutMs?: unknown; signal?: unknown };
-  if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
-  signalOption(signal);
 }
 
 /**

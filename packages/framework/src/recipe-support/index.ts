@@ -67,7 +67,9 @@ export {
   checkListener,
   checkOptionsObject,
   checkSignalOptions,
+  checkWaitOptions,
   checkRecipeOptions,
   positiveIntegerOption,
   signalOption,
 } from './option-checks.js';
+export type { WaitLimitOptions } from './option-checks.js';

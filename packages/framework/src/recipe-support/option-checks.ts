@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
-import { describeValue } from '../paths/validate-number.js';
+import { describeValue, validateTimeoutMs } from '../paths/validate-number.js';
 
 /**
  * Throws unless `options` is undefined or a plain object (not null, not an array, not a
@@ -50,6 +50,26 @@ export function checkSignalOptions(options: unknown): AbortSignal | undefined {
   const signal = signalOption((options as { signal?: unknown } | undefined)?.signal);
   signal?.throwIfAborted();
   return signal;
+}
+
+/** The options of a call that may wait: a timeout and a signal. */
+export interface WaitLimitOptions {
+  readonly timeoutMs?: number | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * Asserts a waiting call's `{ timeoutMs, signal }` (or undefined): an object, a timeout from 0
+ * to 2147483647 ms, an AbortSignal. InvalidArgumentError otherwise, before anything is sent.
+ */
+export function checkWaitOptions(
+  options: unknown,
+): asserts options is WaitLimitOptions | undefined {
+  checkOptionsObject(options);
+  if (options === undefined) return;
+  const { timeoutMs, signal } = options as { timeoutMs?: unknown; signal?: unknown };
+  if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
+  signalOption(signal);
 }
 
 /** Throws unless `listener` is a function. */

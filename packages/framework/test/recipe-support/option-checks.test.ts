@@ -6,6 +6,7 @@ import {
   checkOptionsObject,
   checkRecipeOptions,
   checkSignalOptions,
+  checkWaitOptions,
   signalOption,
 } from '../../src/recipe-support/option-checks.js';
 
@@ -117,5 +118,22 @@ describe('checkSignalOptions', () => {
       () => checkSignalOptions({ signal: AbortSignal.abort(reason) }),
       (error: unknown) => error === reason,
     );
+  });
+});
+
+describe('checkWaitOptions', () => {
+  it('passes undefined, {} and a timeout with a signal', () => {
+    checkWaitOptions(undefined);
+    checkWaitOptions({});
+    checkWaitOptions({ timeoutMs: 0, signal: new AbortController().signal });
+    checkWaitOptions({ timeoutMs: 2_147_483_647 });
+  });
+
+  it('refuses a non-object, a bad timeout and a signal that is not an AbortSignal', () => {
+    const bad: unknown[] = [null, [], 42, { timeoutMs: -1 }, { timeoutMs: Number.NaN }];
+    bad.push({ timeoutMs: Infinity }, { timeoutMs: '5' }, { timeoutMs: 2 ** 31 }, { signal: {} });
+    for (const options of bad) {
+      assert.throws(() => checkWaitOptions(options), InvalidArgumentError, JSON.stringify(options));
+    }
   });
 });
