@@ -54,7 +54,9 @@ export function checkSignalOptions(options: unknown): AbortSignal | undefined {
 
 /** The options of a call that may wait: a timeout and a signal. */
 export interface WaitLimitOptions {
+  /** Give up after this many milliseconds (0: look once, never wait). */
   readonly timeoutMs?: number | undefined;
+  /** Aborting rejects the call with the signal's reason. */
   readonly signal?: AbortSignal | undefined;
 }
 
