@@ -64,6 +64,7 @@ export {
   booleanOption,
   checkClient,
   checkEventListener,
+  checkFunction,
   checkListener,
   checkOptionsObject,
   checkSignalOptions,

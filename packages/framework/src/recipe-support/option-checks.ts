@@ -74,11 +74,19 @@ export function checkWaitOptions(
   signalOption(signal);
 }
 
+/**
+ * Throws unless `value` is a function; `name` is what the message calls it (`listener`,
+ * `runInFlow's fn`, `listener.stateChanged`). For an optional one, call it when not undefined.
+ */
+export function checkFunction(name: string, value: unknown): void {
+  if (typeof value !== 'function') {
+    throw new InvalidArgumentError(`${name} must be a function; got ${describeValue(value)}`);
+  }
+}
+
 /** Throws unless `listener` is a function. */
 export function checkListener(listener: unknown): void {
-  if (typeof listener !== 'function') {
-    throw new InvalidArgumentError(`listener must be a function; got ${describeValue(listener)}`);
-  }
+  checkFunction('listener', listener);
 }
 
 /**

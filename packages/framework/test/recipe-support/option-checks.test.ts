@@ -3,6 +3,8 @@ import { describe, it } from 'node:test';
 import { InvalidArgumentError } from '../../src/errors/zookeeper-error-classes.js';
 import {
   booleanOption,
+  checkFunction,
+  checkListener,
   checkOptionsObject,
   checkRecipeOptions,
   checkSignalOptions,
@@ -135,5 +137,25 @@ describe('checkWaitOptions', () => {
     for (const options of bad) {
       assert.throws(() => checkWaitOptions(options), InvalidArgumentError, JSON.stringify(options));
     }
+  });
+});
+
+describe('checkFunction and checkListener', () => {
+  it('pass functions of every kind', () => {
+    for (const fn of [() => 1, () => Promise.resolve(1), function named() {}, class {}, Math.max]) {
+      checkFunction('fn', fn);
+      checkListener(fn);
+    }
+  });
+
+  it('refuse anything else, naming the argument and the value', () => {
+    for (const value of [undefined, null, 42, 'x', {}, [], true, Symbol('s'), 10n]) {
+      assert.throws(() => checkFunction('runInFlow fn', value), InvalidArgumentError);
+      assert.throws(() => checkListener(value), /listener must be a function; got /);
+    }
+    assert.throws(
+      () => checkFunction('listener.stateChanged', 42),
+      /listener\.stateChanged must be a function; got 42/,
+    );
   });
 });
