@@ -7,6 +7,7 @@
 // withLock(): inside it (and in everything it starts), re-acquiring counts; outside any scope,
 // every acquire() is a flow of its own and excludes all others.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { checkFunction } from '@zkrecipes/framework/recipe-support';
 
 /** A hold counted by acquire/release within one flow. */
 export interface CountedHold {
@@ -33,7 +34,8 @@ const storage = new AsyncLocalStorage<FlowScope>();
  * returns. Inside, `acquire()` of a lock the flow (or a flow it was started from) already holds
  * is reentrant: it counts, and the lock is released after the matching number of `release()`
  * calls. Work that `fn` starts belongs to the flow; to make concurrent workers exclude each
- * other, give each its own `runInFlow`.
+ * other, give each its own `runInFlow`. A `fn` that is not a function throws
+ * InvalidArgumentError before anything runs.
  *
  * @example
  * await runInFlow(async () => {
@@ -42,6 +44,8 @@ const storage = new AsyncLocalStorage<FlowScope>();
  * });
  */
 export function runInFlow<T>(fn: () => T): T {
+  // Checked before the scope exists: a non-function is an InvalidArgumentError, not a TypeError.
+  checkFunction('runInFlow(fn): fn', fn);
   return storage.run(new FlowScope(storage.getStore()), fn);
 }
 

@@ -11,6 +11,7 @@ import {
   InterProcessReadWriteLock,
   InterProcessSemaphoreMutex,
   InterProcessSemaphoreV2,
+  runInFlow,
 } from '../src/index.js';
 
 const invalid = (error: unknown): boolean => error instanceof InvalidArgumentError;
@@ -136,6 +137,16 @@ describe('locks given bad input (real server)', () => {
       assert.equal((await packets()) - before - baseline, 0);
     } finally {
       await lease.close();
+    }
+  });
+
+  it('runInFlow given something that is not a function throws InvalidArgumentError, not a TypeError', () => {
+    for (const notFunction of [42, 'x', {}, null, undefined, [], Symbol('f')]) {
+      assert.throws(
+        () => runInFlow(notFunction as never),
+        (error) => invalid(error) && /runInFlow\(fn\): fn must be a function/.test(String(error)),
+        typeof notFunction,
+      );
     }
   });
 
