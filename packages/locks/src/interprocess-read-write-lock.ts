@@ -1,4 +1,9 @@
-import { type FrameworkClient, type SignalOptions } from '@zkrecipes/framework';
+import {
+  describeValue,
+  type FrameworkClient,
+  InvalidArgumentError,
+  type SignalOptions,
+} from '@zkrecipes/framework';
 import {
   booleanOption,
   checkClient,
@@ -36,6 +41,20 @@ export interface ReadWriteLockHalfOptions {
   readonly pipelineRelease?: boolean | undefined;
 }
 
+/**
+ * A half's options, checked as InterProcessReadWriteLock checks its own (`recipe` names the
+ * class in the message): an object or undefined, known keys only, `data` bytes within the node
+ * limit, `pipelineRelease` a boolean.
+ */
+function checkHalfOptions(recipe: string, options: unknown): ReadWriteLockHalfOptions {
+  checkRecipeOptions(recipe, options, ['data', 'pipelineRelease']);
+  const given = options as ReadWriteLockHalfOptions | undefined;
+  return {
+    data: checkNodeData('data', given?.data),
+    pipelineRelease: booleanOption('pipelineRelease', given?.pipelineRelease, false),
+  };
+}
+
 function config(
   lockName: string,
   options: ReadWriteLockHalfOptions,
@@ -60,14 +79,22 @@ export class WriteLock extends ReentrantLock {
 
   constructor(client: FrameworkClient, path: string, options: ReadWriteLockHalfOptions = {}) {
     super(client, path, {
-      ...config(LockName.WRITE, options),
+      ...config(LockName.WRITE, checkHalfOptions('WriteLock', options)),
       driver: WRITE_DRIVER,
       maxLeases: 1,
     });
   }
 
-  /** @internal Pairs the write lock with its read lock (for the upgrade check). */
+  /**
+   * @internal Pairs the write lock with its read lock (for the upgrade check): a ReadLock on
+   * the same path, else InvalidArgumentError.
+   */
   pair(readLock: ReadLock): void {
+    if (!(readLock instanceof ReadLock) || readLock.path !== this.path) {
+      throw new InvalidArgumentError(
+        `WriteLock.pair() takes the ReadLock on ${this.path}; got ${describeOther(readLock)}`,
+      );
+    }
     this.#readLock = readLock;
   }
 
@@ -131,8 +158,14 @@ export class ReadLock extends ReentrantLock {
     writeLock: WriteLock,
     options: ReadWriteLockHalfOptions = {},
   ) {
+    // Its downgrade and the read-outside-a-flow check read this write lock's holds.
+    if (!(writeLock instanceof WriteLock) || writeLock.path !== path) {
+      throw new InvalidArgumentError(
+        `ReadLock needs the WriteLock on ${String(path)}; got ${describeOther(writeLock)}`,
+      );
+    }
     super(client, path, {
-      ...config(LockName.READ, options),
+      ...config(LockName.READ, checkHalfOptions('ReadLock', options)),
       driver: READ_DRIVER,
       // Readers are not counted (the read driver ignores it). A small integer, as every other
       // lock's: a number outside V8's small-integer range would change the config's field
@@ -168,6 +201,13 @@ export class ReadLock extends ReentrantLock {
       fencingToken: write.fencingToken,
     };
   }
+}
+
+/** The other half given: a lock on another path, or what it is. */
+function describeOther(lock: unknown): string {
+  return lock instanceof ReentrantLock
+    ? `a ${lock.constructor.name} on ${lock.path}`
+    : describeValue(lock);
 }
 
 /**

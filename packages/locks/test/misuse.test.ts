@@ -11,7 +11,9 @@ import {
   InterProcessReadWriteLock,
   InterProcessSemaphoreMutex,
   InterProcessSemaphoreV2,
+  ReadLock,
   runInFlow,
+  WriteLock,
 } from '../src/index.js';
 
 const invalid = (error: unknown): boolean => error instanceof InvalidArgumentError;
@@ -148,6 +150,48 @@ describe('locks given bad input (real server)', () => {
         typeof notFunction,
       );
     }
+  });
+
+  it('WriteLock and ReadLock built directly check their options, the write lock and pair() as InterProcessReadWriteLock does', () => {
+    const path = '/rw-halves';
+    const badOptions: unknown[] = [null, 42, 'x', [], true, { lockData: Buffer.from('a') }];
+    badOptions.push({ data: 'bytes' }, { data: 42 }, { data: Buffer.alloc(2_000_000) });
+    badOptions.push({ pipelineRelease: 'yes' }, { pipelineRelease: 1 }, { pipelineRelease: null });
+    const write = new WriteLock(client, path);
+    for (const options of badOptions) {
+      const label = JSON.stringify(options)?.slice(0, 40) ?? String(options);
+      assert.throws(() => new WriteLock(client, path, options as never), invalid, label);
+      assert.throws(() => new ReadLock(client, path, write, options as never), invalid, label);
+    }
+    const otherPath = new WriteLock(client, `${path}-other`);
+    for (const notWriteLock of [
+      undefined,
+      null,
+      42,
+      {},
+      new InterProcessMutex(client, path),
+      otherPath,
+    ]) {
+      assert.throws(
+        () => new ReadLock(client, path, notWriteLock as never),
+        (error) =>
+          invalid(error) && /ReadLock needs the WriteLock on \/rw-halves/.test(String(error)),
+      );
+    }
+    const read = new ReadLock(client, path, write, {
+      data: Buffer.from('r'),
+      pipelineRelease: true,
+    });
+    for (const notReadLock of [
+      undefined,
+      42,
+      {},
+      write,
+      new ReadLock(client, `${path}-other`, otherPath),
+    ]) {
+      assert.throws(() => write.pair(notReadLock as never), invalid);
+    }
+    write.pair(read);
   });
 
   it('a held mutex keeps its lost signal un-aborted while oversize requests on its client are refused', async () => {
