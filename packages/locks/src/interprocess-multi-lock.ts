@@ -17,7 +17,7 @@ export class InterProcessMultiLock implements InterProcessLock {
 
   /** A multi-lock over any locks (mutexes, read or write locks, semaphore mutexes). */
   constructor(locks: readonly InterProcessLock[]);
-  /** A multi-lock of InterProcessMutexes on `paths`. */
+  /** A multi-lock of InterProcessMutexes on `paths` (each path once: InvalidArgumentError otherwise). */
   constructor(client: FrameworkClient, paths: readonly string[]);
   constructor(
     clientOrLocks: FrameworkClient | readonly InterProcessLock[],
@@ -129,5 +129,17 @@ function mutexesOn(client: FrameworkClient, paths: unknown): InterProcessMutex[]
       `InterProcessMultiLock needs a non-empty array of lock paths; got ${describeValue(paths)}`,
     );
   }
-  return (paths as unknown[]).map((path) => new InterProcessMutex(client, path as string));
+  const mutexes = (paths as unknown[]).map((path) => new InterProcessMutex(client, path as string));
+  // Two mutexes on one path in one process: the second waits for the first, held by the same
+  // acquire, so acquire() could only time out (or wait forever without a timeout).
+  const seen = new Set<string>();
+  for (const { path } of mutexes) {
+    if (seen.has(path)) {
+      throw new InvalidArgumentError(
+        `InterProcessMultiLock got the path ${path} twice: its second mutex would wait for the first forever`,
+      );
+    }
+    seen.add(path);
+  }
+  return mutexes;
 }

@@ -194,6 +194,14 @@ describe('locks given bad input (real server)', () => {
     write.pair(read);
   });
 
+  it('InterProcessMultiLock given the same path twice refuses it, naming the path (its second mutex would wait for the first)', () => {
+    assert.throws(
+      () => new InterProcessMultiLock(client, ['/multi-a', '/multi-b', '/multi-a']),
+      (error) => invalid(error) && String(error).includes('/multi-a twice'),
+    );
+    assert.ok(new InterProcessMultiLock(client, ['/multi-a', '/multi-b']));
+  });
+
   it('a held mutex keeps its lost signal un-aborted while oversize requests on its client are refused', async () => {
     const path = uniquePath('held');
     const mutex = new InterProcessMutex(client, path);
