@@ -3,6 +3,7 @@
 // input fails at once with an InvalidArgumentError that says what was wrong, before anything
 // is sent.
 import { describeValue, InvalidArgumentError } from '@zkrecipes/framework';
+import { checkFunction } from '@zkrecipes/framework/recipe-support';
 import type { LeaderSelectorListener, TakeLeadership } from './leader-selector-options.js';
 
 /** A participant id: any string (Curator's ids may be empty). */
@@ -25,6 +26,13 @@ export function checkConcurrency(value: unknown, fallback: number): number {
   return value;
 }
 
+/**
+ * The members a Curator listener object may also have (`ConnectionStateListener`'s). The
+ * selector does not call them (connection changes reach `takeLeadership` through its signal),
+ * but when given they must be functions, as in Java: anything else is a mistake.
+ */
+const CURATOR_LISTENER_MEMBERS = ['stateChanged', 'doNotProxy'] as const;
+
 /** A LeaderSelector's listener, as the function form. */
 export function checkSelectorListener(
   listener: LeaderSelectorListener | TakeLeadership,
@@ -35,6 +43,10 @@ export function checkSelectorListener(
     listener !== null &&
     typeof (listener as Partial<LeaderSelectorListener>).takeLeadership === 'function'
   ) {
+    for (const member of CURATOR_LISTENER_MEMBERS) {
+      const value = (listener as unknown as Record<string, unknown>)[member];
+      if (value !== undefined) checkFunction(`listener.${member}`, value);
+    }
     return (signal, leadership) => listener.takeLeadership(signal, leadership);
   }
   throw new InvalidArgumentError(

@@ -48,6 +48,35 @@ describe('constructors given an unknown option', () => {
   });
 });
 
+describe('LeaderSelector given a listener object', () => {
+  it('refuses Curator listener members (stateChanged, doNotProxy) that are given but not functions, naming the member', async () => {
+    // A client that is never started: the check comes before anything is sent.
+    const client = createFramework({ connectString: '127.0.0.1:1' });
+    const takeLeadership = (): undefined => undefined;
+    for (const member of ['stateChanged', 'doNotProxy']) {
+      for (const value of [42, 'x', {}, null, true]) {
+        const listener = { takeLeadership, [member]: value } as never;
+        assert.throws(
+          () => new LeaderSelector(client, '/l', listener),
+          (error) =>
+            error instanceof InvalidArgumentError &&
+            error.message.includes(`listener.${member} must be a function`),
+          `${member}: ${JSON.stringify(value)}`,
+        );
+      }
+    }
+    // Absent, undefined or a function: accepted.
+    for (const listener of [
+      { takeLeadership },
+      { takeLeadership, stateChanged: undefined },
+      { takeLeadership, stateChanged: () => undefined, doNotProxy: () => false },
+    ]) {
+      assert.ok(new LeaderSelector(client, '/l', listener) instanceof LeaderSelector);
+    }
+    await client.close();
+  });
+});
+
 describe('participant queries given bad options', () => {
   it('getParticipants and getLeader reject an options value that is not an object, or a signal that is not an AbortSignal, with InvalidArgumentError before anything is sent', async () => {
     // A client that is never started: a query that got past its checks would wait for a
