@@ -1,5 +1,5 @@
 import { type FrameworkClient, type RetryPolicy } from '@zkrecipes/framework';
-import { checkClient } from '@zkrecipes/framework/recipe-support';
+import { checkClient, checkRecipeOptions } from '@zkrecipes/framework/recipe-support';
 import type { AtomicValue } from './atomic-value.js';
 import { checkCallOptions, type CallOptions } from './call-options.js';
 import {
@@ -40,6 +40,7 @@ export class DistributedAtomicLong {
     options: DistributedAtomicOptions = {},
   ) {
     checkClient('DistributedAtomicLong', client);
+    checkRecipeOptions('DistributedAtomicLong', options, ['promotedToLock']);
     this.#value = new DistributedAtomicValue(client, path, retryPolicy, options);
     this.#path = path;
   }

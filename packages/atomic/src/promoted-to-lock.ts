@@ -6,7 +6,7 @@ import {
   validatePath,
   validateTimeoutMs,
 } from '@zkrecipes/framework';
-import { checkOptionsObject } from '@zkrecipes/framework/recipe-support';
+import { checkOptionsObject, checkRecipeOptions } from '@zkrecipes/framework/recipe-support';
 
 /**
  * Promotion to a mutex (Curator's `PromotedToLock`): when the optimistic attempts give up, the
@@ -50,6 +50,7 @@ export function checkRetryPolicy(name: string, policy: unknown): RetryPolicy {
 export function checkPromotion(promotion: unknown): CheckedPromotion | undefined {
   if (promotion === undefined) return undefined;
   checkOptionsObject(promotion, 'promotedToLock');
+  checkRecipeOptions('promotedToLock', promotion, ['lockPath', 'retryPolicy', 'maxLockTimeMs']);
   const { lockPath, retryPolicy, maxLockTimeMs } = promotion as Partial<
     Record<keyof PromotedToLock, unknown>
   >;

@@ -64,6 +64,25 @@ describe('DistributedAtomicValue and DistributedAtomicLong misuse', () => {
     for (const [what, make] of bad) assert.throws(make, isInvalidArgument, what);
   });
 
+  it('an unknown option is named with the class it was given to, a misspelt promotion key too', () => {
+    const policy = new RetryOneTime({ sleepBetweenRetryMs: 1 });
+    assert.throws(
+      () => new DistributedAtomicLong(client, '/a', policy, { bogus: 1 } as never),
+      /DistributedAtomicLong: unknown option 'bogus'/,
+    );
+    assert.throws(
+      () =>
+        new DistributedAtomicLong(client, '/a', policy, {
+          promotedToLock: { lockPath: '/l', maxLockTime: 5 } as never,
+        }),
+      (error: unknown) =>
+        isInvalidArgument(error) &&
+        /promotedToLock: unknown option 'maxLockTime' \(did you mean 'maxLockTimeMs'\?\)/.test(
+          (error as Error).message,
+        ),
+    );
+  });
+
   it('calls refuse values that are not Java longs or bytes, and bad options; nothing is written', async () => {
     const path = uniquePath('misuse');
     const policy = new RetryOneTime({ sleepBetweenRetryMs: 1 });

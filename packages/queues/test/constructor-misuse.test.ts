@@ -109,4 +109,22 @@ describe('calls given options that are not an object', () => {
     await simple.close();
     await client.close();
   });
+
+  it('SimpleDistributedQueue calls refuse an option they do not have (a typo of timeoutMs would wait with no limit) before anything is sent', async () => {
+    const client = createFramework({ connectString: '127.0.0.1:1' });
+    const simple = new SimpleDistributedQueue(client, '/s');
+    for (const call of [
+      () => simple.take({ timeout: 5000 } as never),
+      () => simple.poll({ timeoutMS: 0 } as never),
+      () => simple.offer(Buffer.from('x'), { signl: AbortSignal.timeout(10) } as never),
+    ]) {
+      await assert.rejects(call(), (error) => {
+        assert.ok(error instanceof InvalidArgumentError, String(error));
+        assert.match(error.message, /unknown option '\w+' \(did you mean '(timeoutMs|signal)'\?\)/);
+        return true;
+      });
+    }
+    await simple.close();
+    await client.close();
+  });
 });

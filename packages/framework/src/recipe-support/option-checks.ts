@@ -1,6 +1,10 @@
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import { describeValue, validateTimeoutMs } from '../paths/validate-number.js';
 
+/** The keys of a call's `{ signal }` options and of a waiting call's `{ timeoutMs, signal }`. */
+const SIGNAL_OPTIONS = ['signal'];
+const WAIT_OPTIONS = ['timeoutMs', 'signal'];
+
 /**
  * Throws unless `options` is undefined or a plain object (not null, not an array, not a
  * primitive). `name` is what the message calls it: `options` unless the object is one option
@@ -41,12 +45,13 @@ export function signalOption(value: unknown): AbortSignal | undefined {
 }
 
 /**
- * The signal of a call's `{ signal }` options: options that are not an object, or a signal that
- * is not an AbortSignal, fail with InvalidArgumentError; a signal that has aborted already
- * throws its reason. Either way before anything is sent.
+ * The signal of a call's `{ signal }` options: options that are not an object, another key (a
+ * typo would go unnoticed), or a signal that is not an AbortSignal, fail with
+ * InvalidArgumentError; a signal that has aborted already throws its reason. Either way before
+ * anything is sent.
  */
 export function checkSignalOptions(options: unknown): AbortSignal | undefined {
-  checkOptionsObject(options);
+  checkRecipeOptions('options', options, SIGNAL_OPTIONS);
   const signal = signalOption((options as { signal?: unknown } | undefined)?.signal);
   signal?.throwIfAborted();
   return signal;
@@ -61,13 +66,14 @@ export interface WaitLimitOptions {
 }
 
 /**
- * Asserts a waiting call's `{ timeoutMs, signal }` (or undefined): an object, a timeout from 0
- * to 2147483647 ms, an AbortSignal. InvalidArgumentError otherwise, before anything is sent.
+ * Asserts a waiting call's `{ timeoutMs, signal }` (or undefined): an object with no other key
+ * (`{ timeout: 5 }` would otherwise wait with no limit at all), a timeout from 0 to 2147483647
+ * ms, an AbortSignal. InvalidArgumentError otherwise, before anything is sent.
  */
 export function checkWaitOptions(
   options: unknown,
 ): asserts options is WaitLimitOptions | undefined {
-  checkOptionsObject(options);
+  checkRecipeOptions('options', options, WAIT_OPTIONS);
   if (options === undefined) return;
   const { timeoutMs, signal } = options as { timeoutMs?: unknown; signal?: unknown };
   if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);

@@ -109,7 +109,7 @@ describe('checkSignalOptions', () => {
   });
 
   it('refuses options that are not an object and a signal that is not an AbortSignal', () => {
-    for (const bad of [null, 'fast', 42, [], { signal: 'abort' }, { signal: {} }]) {
+    for (const bad of [null, 'fast', 42, [], { signal: 'abort' }, { signal: {} }, { sginal: 1 }]) {
       assert.throws(() => checkSignalOptions(bad), InvalidArgumentError, JSON.stringify(bad));
     }
   });
@@ -134,6 +134,7 @@ describe('checkWaitOptions', () => {
   it('refuses a non-object, a bad timeout and a signal that is not an AbortSignal', () => {
     const bad: unknown[] = [null, [], 42, { timeoutMs: -1 }, { timeoutMs: Number.NaN }];
     bad.push({ timeoutMs: Infinity }, { timeoutMs: '5' }, { timeoutMs: 2 ** 31 }, { signal: {} });
+    bad.push({ timeout: 5 }, { timeoutMs: 5, other: true });
     for (const options of bad) {
       assert.throws(() => checkWaitOptions(options), InvalidArgumentError, JSON.stringify(options));
     }
@@ -157,5 +158,23 @@ describe('checkFunction and checkListener', () => {
       () => checkFunction('listener.stateChanged', 42),
       /listener\.stateChanged must be a function; got 42/,
     );
+  });
+});
+
+describe('checkWaitOptions and checkSignalOptions given another key', () => {
+  it('name it and the option meant, so a typo never means "no limit"', () => {
+    assert.throws(
+      () => checkWaitOptions({ timeout: 5000 }),
+      (error: unknown) =>
+        error instanceof InvalidArgumentError &&
+        /unknown option 'timeout' \(did you mean 'timeoutMs'\?\)/.test(error.message),
+    );
+    assert.throws(
+      () => checkSignalOptions({ timeoutMs: 5000 }),
+      (error: unknown) =>
+        error instanceof InvalidArgumentError && /unknown option 'timeoutMs'/.test(error.message),
+    );
+    // A key set to undefined is no option at all, as for the constructors.
+    checkWaitOptions({ timeoutMs: 1, other: undefined });
   });
 });
