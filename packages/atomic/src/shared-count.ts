@@ -8,7 +8,7 @@ import {
   type IterableObservable,
   iterableObservable,
 } from '@zkrecipes/framework';
-import { checkClient } from '@zkrecipes/framework/recipe-support';
+import { checkClient, checkListener } from '@zkrecipes/framework/recipe-support';
 import type { CallOptions } from './call-options.js';
 import { checkInt32, int32FromBytes, int32ToBytes } from './number-codecs.js';
 import { SharedValue, type SharedValueStateListener } from './shared-value.js';
@@ -106,9 +106,7 @@ export class SharedCount {
         `unknown event ${describeValue(event)}; use 'countChanged' or 'stateChanged'`,
       );
     }
-    if (typeof listener !== 'function') {
-      throw new InvalidArgumentError(`listener must be a function; got ${describeValue(listener)}`);
-    }
+    checkListener(listener);
     const call = listener as SharedCountListener;
     return this.#value.on('valueChanged', (bytes) => call(int32FromBytes(this.#path, bytes)));
   }

@@ -1,5 +1,9 @@
-import { describeValue, InvalidArgumentError } from '@zkrecipes/framework';
-import { booleanOption, checkOptionsObject } from '@zkrecipes/framework/recipe-support';
+import { InvalidArgumentError } from '@zkrecipes/framework';
+import {
+  booleanOption,
+  checkOptionsObject,
+  checkFunction,
+} from '@zkrecipes/framework/recipe-support';
 import type { ChildData } from './child-data.js';
 import type { CuratorCacheEvent, CuratorCacheListener } from './curator-cache-event.js';
 
@@ -63,20 +67,14 @@ export function curatorCacheListener(options: CuratorCacheListenerOptions): Cura
   for (const name of HANDLERS) {
     const handler: unknown = options[name];
     if (handler === undefined) continue;
-    if (typeof handler !== 'function') {
-      throw new InvalidArgumentError(`${name} must be a function; got ${describeValue(handler)}`);
-    }
+    checkFunction(name, handler);
     given += 1;
   }
   if (given === 0) {
     throw new InvalidArgumentError(`give at least one handler (${HANDLERS.join(', ')})`);
   }
   const { pathFilter } = options;
-  if (pathFilter !== undefined && typeof pathFilter !== 'function') {
-    throw new InvalidArgumentError(
-      `pathFilter must be a function; got ${describeValue(pathFilter)}`,
-    );
-  }
+  if (pathFilter !== undefined) checkFunction('pathFilter', pathFilter);
   let initialized = !booleanOption('afterInitialized', options.afterInitialized, false);
   return (event: CuratorCacheEvent): unknown => {
     if (event.type === 'INITIALIZED') {

@@ -6,6 +6,7 @@ import {
   validatePath,
   validateTimeoutMs,
 } from '@zkrecipes/framework';
+import { checkFunction } from '@zkrecipes/framework/recipe-support';
 import { ErrorMode } from './error-mode.js';
 import { DEFAULT_HARD_MAX_ITEMS } from './put-limiter.js';
 import type { QueueConsumer } from './queue-consumption.js';
@@ -102,9 +103,7 @@ export function resolveQueueOptions<T>(
   if (typeof serializer?.serialize !== 'function' || typeof serializer.deserialize !== 'function') {
     throw new InvalidArgumentError('serializer must have serialize() and deserialize() methods');
   }
-  if (consumer !== undefined && typeof consumer !== 'function') {
-    throw new InvalidArgumentError(`consumer must be a function; got ${describeValue(consumer)}`);
-  }
+  if (consumer !== undefined) checkFunction('consumer', consumer);
   if (errorMode !== ErrorMode.REQUEUE && errorMode !== ErrorMode.DELETE) {
     throw new InvalidArgumentError(
       `errorMode must be 'REQUEUE' or 'DELETE'; got ${describeValue(errorMode)}`,

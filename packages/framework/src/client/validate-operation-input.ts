@@ -5,7 +5,7 @@ import { Buffer } from 'node:buffer';
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import { describeValue } from '../paths/validate-number.js';
 import { validateData } from '../paths/validate-data.js';
-import { checkOptionsObject } from '../recipe-support/option-checks.js';
+import { checkFunction, checkOptionsObject } from '../recipe-support/option-checks.js';
 import { CreateMode } from '../zk/zookeeper-types.js';
 import type { Acl, Watcher } from '../zk/zookeeper-types.js';
 
@@ -92,9 +92,7 @@ export function validateAcl(acl: unknown, path?: string): asserts acl is readonl
 
 /** Asserts `watch` is a function when given. */
 export function validateWatcher(watch: unknown): asserts watch is Watcher | undefined {
-  if (watch !== undefined && typeof watch !== 'function') {
-    throw new InvalidArgumentError(`watch must be a function; got ${describeValue(watch)}`);
-  }
+  if (watch !== undefined) checkFunction('watch', watch);
 }
 
 /** Asserts `signal` is an AbortSignal when given. */
