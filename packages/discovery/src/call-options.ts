@@ -6,7 +6,10 @@ import { checkWaitOptions, Deadline } from '@zkrecipes/framework/recipe-support'
 export interface CallOptions {
   /** Give up after this long: the call rejects with OperationTimeoutError. Default: no limit. */
   readonly timeoutMs?: number | undefined;
-  /** Aborting rejects the call with the signal's reason. Default: none. */
+  /**
+   * Aborting rejects the call with the signal's reason; a signal aborted already does so before
+   * anything is sent. Default: none.
+   */
   readonly signal?: AbortSignal | undefined;
 }
 

@@ -139,6 +139,7 @@ export class ServiceDiscovery<P extends ServicePayload = ServicePayload> {
         path: this.#basePath,
       });
     }
+    limits.signal?.throwIfAborted(); // before anything is sent, and still LATENT
     this.#state = RecipeState.STARTED;
     if (this.#thisInstance !== undefined) await this.registerService(this.#thisInstance, limits);
   }
@@ -153,6 +154,7 @@ export class ServiceDiscovery<P extends ServicePayload = ServicePayload> {
     const limits = checkCallOptions(options);
     const bytes = this.#serialize(instance);
     this.#assertStarted('registerService');
+    limits.signal?.throwIfAborted(); // before anything is sent
     const key = keyOf(instance);
     const existing = this.#registrations.get(key);
     if (existing !== undefined && existing.sameNode(instance)) {
@@ -198,6 +200,7 @@ export class ServiceDiscovery<P extends ServicePayload = ServicePayload> {
         `updateService(): ${instance.name}/${instance.id} is not registered here (same name, id and type)`,
       );
     }
+    limits.signal?.throwIfAborted(); // before anything is sent
     registration.instance = instance;
     await raceCallLimits(
       limits,

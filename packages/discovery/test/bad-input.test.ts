@@ -5,7 +5,7 @@ import {
   MAX_NODE_DATA_BYTES,
   type FrameworkClient,
 } from '@zkrecipes/framework';
-import { TestingServer, uniquePath } from '@zkrecipes/testing';
+import { mntr, TestingServer, uniquePath } from '@zkrecipes/testing';
 import { startClient } from '@zkrecipes/test-support';
 import {
   createServiceInstance,
@@ -23,6 +23,21 @@ const invalid = (options: unknown): (() => unknown) => {
 describe('discovery bad input', () => {
   let server: TestingServer;
   let client: FrameworkClient;
+  const packets = async (): Promise<number> =>
+    (await mntr(server.host, server.port)).get('packets_received') ?? Number.NaN;
+  /**
+   * Packets the server received from `work`: less the `mntr` calls that count them, and less
+   * one read on `client` that any request `work` left queued reaches the server before.
+   */
+  const packetsDuring = async (work: () => Promise<void>): Promise<number> => {
+    const first = await packets();
+    const before = await packets();
+    await work();
+    await client.exists('/');
+    return (await packets()) - before - (before - first) - 1;
+  };
+  const reason = new Error('aborted before the call');
+  const aborted = AbortSignal.abort(reason);
   before(async () => {
     server = await TestingServer.start();
     client = await startClient(server.connectString);
@@ -160,6 +175,36 @@ describe('discovery bad input', () => {
     assert.throws(() => cache.on('changed' as never, () => undefined), InvalidArgumentError);
     // Nothing reached the server.
     assert.equal(await client.exists(base), null);
+  });
+
+  it('registerService, updateService and start given an aborted signal reject with its reason, with nothing sent', async () => {
+    const base = uniquePath('aborted');
+    await using discovery = new ServiceDiscovery(client, base);
+    await discovery.start();
+    const registered = createServiceInstance({ name: 'api', id: 'a' });
+    await discovery.registerService(registered);
+    const other = createServiceInstance({ name: 'api', id: 'b' });
+    const thisInstance = createServiceInstance({ name: 'api', id: 'c' });
+    const later = new ServiceDiscovery(client, base, { thisInstance });
+    const sent = await packetsDuring(async () => {
+      const isReason = (error: unknown): boolean => error === reason;
+      await assert.rejects(discovery.registerService(other, { signal: aborted }), isReason);
+      await assert.rejects(discovery.registerService(registered, { signal: aborted }), isReason);
+      await assert.rejects(discovery.updateService(registered, { signal: aborted }), isReason);
+      await assert.rejects(later.start({ signal: aborted }), isReason);
+    });
+    assert.equal(sent, 0);
+    assert.deepEqual(
+      discovery.getRegisteredInstances().map((i) => i.id),
+      ['a'],
+    );
+    // Still LATENT: a start without the aborted signal registers thisInstance.
+    await later.start();
+    assert.deepEqual(
+      (await discovery.queryForInstances('api')).map((i) => i.id),
+      ['a', 'c'],
+    );
+    await later.close();
   });
 
   it('UriSpec builds as Curator does', () => {
