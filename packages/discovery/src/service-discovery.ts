@@ -28,7 +28,12 @@ import { InstanceQueries } from './instance-queries.js';
 import { JsonInstanceSerializer, type InstanceSerializer } from './json-instance-serializer.js';
 import { Registration } from './registration.js';
 import { ServiceCache, type ServiceCacheOptions } from './service-cache.js';
-import { checkNodeName, type ServiceInstance, type ServicePayload } from './service-instance.js';
+import {
+  checkNodeName,
+  checkServiceInstance,
+  type ServiceInstance,
+  type ServicePayload,
+} from './service-instance.js';
 import { ServiceProvider, type ServiceProviderOptions } from './service-provider.js';
 
 /** Options of {@link ServiceDiscovery}. */
@@ -313,11 +318,9 @@ export class ServiceDiscovery<P extends ServicePayload = ServicePayload> {
   }
 
   #serialize(instance: ServiceInstance<P>): Buffer {
-    if (typeof instance !== 'object' || instance === null) {
-      throw new InvalidArgumentError('a service instance is required (see createServiceInstance)');
-    }
-    checkNodeName('instance name', instance.name, false);
-    checkNodeName('instance id', instance.id, instance.serviceType === 'DYNAMIC_SEQUENTIAL');
+    // Every field, as createServiceInstance checks it: a hand-made instance (or a plain
+    // JavaScript caller's) is written only when it is one, whatever the serializer checks.
+    checkServiceInstance(instance, 'instance ');
     return this.#serializer.serialize(instance);
   }
 

@@ -68,8 +68,9 @@ export interface ServiceInstanceOptions<P extends ServicePayload = ServicePayloa
 
 /**
  * A checked, frozen ServiceInstance (Curator's `ServiceInstance.builder()`). Every field is
- * checked here, so a bad one fails with InvalidArgumentError before anything is sent; the
- * payload is checked by the serializer when the instance is registered.
+ * checked here (by {@link checkServiceInstance}), so a bad one fails with InvalidArgumentError
+ * before anything is sent; the payload's members are checked by the serializer when the
+ * instance is registered.
  */
 export function createServiceInstance<P extends ServicePayload = ServicePayload>(
   options: ServiceInstanceOptions<P>,
@@ -77,51 +78,86 @@ export function createServiceInstance<P extends ServicePayload = ServicePayload>
   if (options === undefined)
     throw new InvalidArgumentError('service instance options are required');
   checkOptionsObject(options);
-  const serviceType = options.serviceType ?? ServiceType.DYNAMIC;
-  if (!Object.values(ServiceType).includes(serviceType)) {
-    throw new InvalidArgumentError(`unknown serviceType ${describeValue(serviceType)}`);
-  }
-  const name = checkNodeName('name', options.name, false);
-  const id = checkNodeName(
-    'id',
-    options.id ?? randomUUID(),
-    serviceType === ServiceType.DYNAMIC_SEQUENTIAL,
-  );
-  const address = options.address === undefined ? defaultAddress() : (options.address ?? undefined);
-  if (address !== undefined && typeof address !== 'string') {
-    throw new InvalidArgumentError(`address must be a string; got ${describeValue(address)}`);
-  }
-  const registrationTimeUTC = options.registrationTimeUTC ?? Date.now();
-  if (!Number.isSafeInteger(registrationTimeUTC) || registrationTimeUTC < 0) {
-    throw new InvalidArgumentError(
-      `registrationTimeUTC must be a whole number of ms >= 0; got ${describeValue(registrationTimeUTC)}`,
-    );
-  }
-  const payload = options.payload;
-  if (
-    payload !== undefined &&
-    (typeof payload !== 'object' || payload === null || Array.isArray(payload))
-  ) {
-    throw new InvalidArgumentError(`payload must be a JSON object; got ${describeValue(payload)}`);
-  }
-  const uriSpec = options.uriSpec;
+  const uriSpec: unknown = options.uriSpec;
   if (uriSpec !== undefined && typeof uriSpec !== 'string' && !(uriSpec instanceof UriSpec)) {
     throw new InvalidArgumentError(
       `uriSpec must be a template string or a UriSpec; got ${describeValue(uriSpec)}`,
     );
   }
-  return Object.freeze({
-    name,
-    id,
-    address,
-    port: checkPort('port', options.port),
-    sslPort: checkPort('sslPort', options.sslPort),
-    payload,
-    registrationTimeUTC,
+  const serviceType = options.serviceType ?? ServiceType.DYNAMIC;
+  const instance = {
+    name: options.name,
+    id: options.id ?? randomUUID(),
+    address: options.address === undefined ? defaultAddress() : (options.address ?? undefined),
+    port: options.port,
+    sslPort: options.sslPort,
+    payload: options.payload,
+    registrationTimeUTC: options.registrationTimeUTC ?? Date.now(),
     serviceType,
     uriSpec: typeof uriSpec === 'string' ? new UriSpec(uriSpec) : uriSpec,
     enabled: booleanOption('enabled', options.enabled, true),
-  });
+  };
+  checkServiceInstance(instance, '');
+  return Object.freeze(instance);
+}
+
+/**
+ * The field checks of {@link createServiceInstance}, for any instance given to be written
+ * (registered, updated, serialized), made by it or not: InvalidArgumentError naming the field
+ * (after `prefix`, e.g. `instance `) for a missing or wrong one. The payload's members are the
+ * serializer's to check.
+ */
+export function checkServiceInstance(
+  instance: unknown,
+  prefix: string,
+): asserts instance is ServiceInstance {
+  if (typeof instance !== 'object' || instance === null) {
+    throw new InvalidArgumentError(
+      `a service instance is required (see createServiceInstance); got ${describeValue(instance)}`,
+    );
+  }
+  const fields = instance as { readonly [K in keyof ServiceInstance]: unknown };
+  const { serviceType } = fields;
+  if (!Object.values<unknown>(ServiceType).includes(serviceType)) {
+    throw new InvalidArgumentError(`unknown ${prefix}serviceType ${describeValue(serviceType)}`);
+  }
+  checkNodeName(`${prefix}name`, fields.name, false);
+  checkNodeName(`${prefix}id`, fields.id, serviceType === ServiceType.DYNAMIC_SEQUENTIAL);
+  if (fields.address !== undefined && typeof fields.address !== 'string') {
+    throw new InvalidArgumentError(
+      `${prefix}address must be a string; got ${describeValue(fields.address)}`,
+    );
+  }
+  checkPort(`${prefix}port`, fields.port);
+  checkPort(`${prefix}sslPort`, fields.sslPort);
+  const { registrationTimeUTC, payload, uriSpec, enabled } = fields;
+  if (
+    typeof registrationTimeUTC !== 'number' ||
+    !Number.isSafeInteger(registrationTimeUTC) ||
+    registrationTimeUTC < 0
+  ) {
+    throw new InvalidArgumentError(
+      `${prefix}registrationTimeUTC must be a whole number of ms >= 0; got ${describeValue(registrationTimeUTC)}`,
+    );
+  }
+  if (
+    payload !== undefined &&
+    (typeof payload !== 'object' || payload === null || Array.isArray(payload))
+  ) {
+    throw new InvalidArgumentError(
+      `${prefix}payload must be a JSON object; got ${describeValue(payload)}`,
+    );
+  }
+  if (uriSpec !== undefined && !(uriSpec instanceof UriSpec)) {
+    throw new InvalidArgumentError(
+      `${prefix}uriSpec must be a UriSpec (createServiceInstance parses a template string); got ${describeValue(uriSpec)}`,
+    );
+  }
+  if (typeof enabled !== 'boolean') {
+    throw new InvalidArgumentError(
+      `${prefix}enabled must be a boolean; got ${describeValue(enabled)}`,
+    );
+  }
 }
 
 /** The instance's URI from its uriSpec (Curator's `buildUriSpec()`); '' without one. */
@@ -152,14 +188,13 @@ export function checkNodeName(what: string, value: unknown, sequential: boolean)
   return value;
 }
 
-function checkPort(what: string, value: unknown): number | undefined {
-  if (value === undefined) return undefined;
+function checkPort(what: string, value: unknown): void {
+  if (value === undefined) return;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 65535) {
     throw new InvalidArgumentError(
       `${what} must be a port number 1-65535; got ${describeValue(value)}`,
     );
   }
-  return value;
 }
 
 function defaultAddress(): string | undefined {

@@ -207,6 +207,66 @@ describe('discovery bad input', () => {
     await later.close();
   });
 
+  it('instances not made by createServiceInstance get its field checks in registerService, updateService and thisInstance, with nothing sent', async () => {
+    const base = uniquePath('handmade');
+    await using discovery = new ServiceDiscovery(client, base);
+    await discovery.start();
+    const good = createServiceInstance({ name: 'api', id: 'a', port: 80 });
+    // A hand-made instance with every field right is registered as it is.
+    const handMade: ServiceInstance = {
+      name: 'api',
+      id: 'h',
+      address: 'h.example',
+      port: 81,
+      sslPort: undefined,
+      payload: { zone: 'z' },
+      registrationTimeUTC: 5,
+      serviceType: 'STATIC',
+      uriSpec: new UriSpec('{scheme}://{address}:{port}'),
+      enabled: true,
+    };
+    await discovery.registerService(good);
+    await discovery.registerService(handMade);
+    const changes: [string, unknown][] = [
+      ['serviceType', 'BOGUS'],
+      ['serviceType', undefined],
+      ['port', 'x'],
+      ['port', 70000],
+      ['sslPort', 0],
+      ['address', 42],
+      ['address', null],
+      ['enabled', 'no'],
+      ['enabled', undefined],
+      ['uriSpec', '{scheme}://x'],
+      ['uriSpec', {}],
+      ['registrationTimeUTC', Number.NaN],
+      ['registrationTimeUTC', '5'],
+      ['payload', 42],
+    ];
+    const sent = await packetsDuring(async () => {
+      for (const [field, value] of changes) {
+        const bad = { ...good, [field]: value } as ServiceInstance;
+        const isInvalid = (error: unknown): boolean => {
+          assert.ok(error instanceof InvalidArgumentError, `${field}: ${String(error)}`);
+          assert.match(error.message, new RegExp(`instance ${field}`), field);
+          return true;
+        };
+        await assert.rejects(discovery.registerService({ ...bad, id: 'b' }), isInvalid);
+        await assert.rejects(discovery.registerService(bad), isInvalid);
+        await assert.rejects(discovery.updateService(bad), isInvalid);
+        assert.throws(() => new ServiceDiscovery(client, base, { thisInstance: bad }), isInvalid);
+      }
+    });
+    assert.equal(sent, 0);
+    assert.deepEqual(
+      (await discovery.queryForInstances('api')).map((i) => [i.id, i.port, i.serviceType]),
+      [
+        ['a', 80, 'DYNAMIC'],
+        ['h', 81, 'STATIC'],
+      ],
+    );
+  });
+
   it('UriSpec builds as Curator does', () => {
     const spec = new UriSpec('{scheme}://{address}:{port}{[}{missing}{]}/{ name }');
     const instance = createServiceInstance({ name: 'api', address: 'h', port: 80 });
