@@ -1,7 +1,9 @@
 import { BehaviorSubject } from 'rxjs';
 import {
   ClosedError,
+  describeValue,
   IllegalStateError,
+  InvalidArgumentError,
   nodeName,
   type RecipeError,
   RecipeState,
@@ -35,6 +37,27 @@ export type ServiceCacheListener<P extends ServicePayload = ServicePayload> = (
 ) => unknown;
 
 /**
+ * The first check of the constructors that take a discovery: `discovery` is a ServiceDiscovery
+ * (by its shape, as checkClient checks a client), else InvalidArgumentError naming `recipe`.
+ */
+export function checkDiscovery(recipe: string, discovery: unknown): void {
+  const candidate = discovery as {
+    pathForName?: unknown;
+    serializer?: { deserialize?: unknown };
+    client?: unknown;
+  } | null;
+  if (
+    typeof candidate?.pathForName !== 'function' ||
+    typeof candidate.serializer?.deserialize !== 'function' ||
+    typeof candidate.client !== 'object'
+  ) {
+    throw new InvalidArgumentError(
+      `${recipe} needs a ServiceDiscovery; got ${describeValue(discovery)}`,
+    );
+  }
+}
+
+/**
  * The instances of one service, kept current (Curator's `ServiceCache`): a PathChildrenCache
  * on `<basePath>/<name>` whose children are read as instances. The view is eventually
  * consistent: after a change on the server it converges, and two quick changes may arrive as
@@ -59,6 +82,7 @@ export class ServiceCache<P extends ServicePayload = ServicePayload> {
 
   /** Usually made by `discovery.serviceCache(name)`, which also closes it. */
   constructor(discovery: ServiceDiscovery<P>, name: string, options: ServiceCacheOptions = {}) {
+    checkDiscovery('ServiceCache', discovery);
     const path = discovery.pathForName(name);
     checkOptionsObject(options);
     const concurrency = positiveIntegerOption('concurrency', options.concurrency, 64);

@@ -9,7 +9,7 @@ import { checkOptionsObject } from '@zkrecipes/framework/recipe-support';
 import type { CallOptions } from './call-options.js';
 import { DownInstances, type DownInstancePolicy } from './down-instance-policy.js';
 import { RoundRobinStrategy, type ProviderStrategy } from './provider-strategy.js';
-import { ServiceCache } from './service-cache.js';
+import { checkDiscovery, ServiceCache } from './service-cache.js';
 import type { ServiceInstance, ServicePayload } from './service-instance.js';
 import type { ServiceDiscovery } from './service-discovery.js';
 
@@ -40,6 +40,7 @@ export class ServiceProvider<P extends ServicePayload = ServicePayload> {
     name: string,
     options: ServiceProviderOptions<P> = {},
   ) {
+    checkDiscovery('ServiceProvider', discovery);
     checkOptionsObject(options);
     const strategy = options.strategy ?? new RoundRobinStrategy<P>();
     if (typeof (strategy as { getInstance?: unknown } | null)?.getInstance !== 'function') {

@@ -10,7 +10,9 @@ import { startClient } from '@zkrecipes/test-support';
 import {
   createServiceInstance,
   JsonInstanceSerializer,
+  ServiceCache,
   ServiceDiscovery,
+  ServiceProvider,
   UriSpec,
   type ServiceInstance,
   type ServiceInstanceOptions,
@@ -265,6 +267,24 @@ describe('discovery bad input', () => {
         ['h', 81, 'STATIC'],
       ],
     );
+  });
+
+  it('ServiceCache and ServiceProvider given something that is not a ServiceDiscovery throw InvalidArgumentError', () => {
+    for (const notDiscovery of [null, undefined, 42, {}, 'discovery', client]) {
+      for (const [recipe, construct] of [
+        ['ServiceCache', () => new ServiceCache(notDiscovery as never, 'svc')],
+        ['ServiceProvider', () => new ServiceProvider(notDiscovery as never, 'svc')],
+      ] as const) {
+        assert.throws(construct, (error) => {
+          assert.ok(error instanceof InvalidArgumentError, `${recipe}: ${String(error)}`);
+          assert.match(
+            error.message,
+            new RegExp(`^INVALID_ARGUMENT: ${recipe} needs a ServiceDiscovery`),
+          );
+          return true;
+        });
+      }
+    }
   });
 
   it('UriSpec builds as Curator does', () => {
