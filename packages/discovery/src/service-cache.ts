@@ -139,6 +139,7 @@ export class ServiceCache<P extends ServicePayload = ServicePayload> {
     if (this.#state !== RecipeState.LATENT) {
       throw new IllegalStateError(`start() on a ${this.#state} ServiceCache`);
     }
+    limits.signal?.throwIfAborted(); // before anything is sent, and still LATENT
     this.#state = RecipeState.STARTED;
     await this.#cache.start(StartMode.POST_INITIALIZED_EVENT);
     await withCallLimits(limits, this.#closer.signal, 'ServiceCache.start', (signal) =>

@@ -287,6 +287,26 @@ describe('discovery bad input', () => {
     }
   });
 
+  it('cache and provider start() given an aborted signal reject with its reason, with nothing sent, and stay LATENT', async () => {
+    const base = uniquePath('aborted-cache');
+    await using discovery = new ServiceDiscovery(client, base);
+    await discovery.start();
+    const cache = discovery.serviceCache('api');
+    const provider = discovery.serviceProvider('api');
+    const sent = await packetsDuring(async () => {
+      const isReason = (error: unknown): boolean => error === reason;
+      await assert.rejects(cache.start({ signal: aborted }), isReason);
+      await assert.rejects(provider.start({ signal: aborted }), isReason);
+    });
+    assert.equal(sent, 0);
+    assert.equal(cache.state, 'LATENT');
+    assert.equal(provider.state, 'LATENT');
+    // A start without the aborted signal then works.
+    await cache.start();
+    await provider.start();
+    assert.equal(provider.state, 'STARTED');
+  });
+
   it('UriSpec builds as Curator does', () => {
     const spec = new UriSpec('{scheme}://{address}:{port}{[}{missing}{]}/{ name }');
     const instance = createServiceInstance({ name: 'api', address: 'h', port: 80 });
