@@ -2,7 +2,7 @@ import { describeValue, InvalidArgumentError, MAX_NODE_DATA_BYTES } from '@zkrec
 import { booleanOption, checkOptionsObject } from '@zkrecipes/framework/recipe-support';
 import { quoteString, readJson, writeJson, type JsonValue } from './jackson-json.js';
 import type { ServiceInstance, ServicePayload } from './service-instance.js';
-import { checkNodeName } from './service-instance.js';
+import { checkNodeName, checkServiceInstance } from './service-instance.js';
 import { ServiceType } from './service-type.js';
 import { UriSpec } from './uri-spec.js';
 
@@ -66,6 +66,7 @@ export class JsonInstanceSerializer<
   }
 
   serialize(instance: ServiceInstance<P>): Buffer {
+    checkServiceInstance(instance, 'instance ');
     const where = `instance ${instance.name}/${instance.id}`;
     const fields: string[] = [];
     for (const field of FIELDS) {
@@ -94,6 +95,11 @@ export class JsonInstanceSerializer<
   }
 
   deserialize(bytes: Uint8Array): ServiceInstance<P> {
+    if (!(bytes instanceof Uint8Array)) {
+      throw new InvalidArgumentError(
+        `deserialize() needs the node's bytes (a Uint8Array); got ${describeValue(bytes)}`,
+      );
+    }
     const json = readJson(Buffer.from(bytes).toString('utf8'));
     if (typeof json !== 'object' || json === null || Array.isArray(json)) {
       throw new TypeError('a service instance must be a JSON object');

@@ -18,6 +18,7 @@ export class RoundRobinStrategy<
   #next = 0;
 
   getInstance(instances: readonly ServiceInstance<P>[]): ServiceInstance<P> | undefined {
+    checkInstances(instances);
     if (instances.length === 0) return undefined;
     const index = this.#next % instances.length;
     this.#next = (this.#next + 1) % Number.MAX_SAFE_INTEGER;
@@ -30,6 +31,7 @@ export class RandomStrategy<
   P extends ServicePayload = ServicePayload,
 > implements ProviderStrategy<P> {
   getInstance(instances: readonly ServiceInstance<P>[]): ServiceInstance<P> | undefined {
+    checkInstances(instances);
     if (instances.length === 0) return undefined;
     return instances[Math.floor(Math.random() * instances.length)];
   }
@@ -61,6 +63,7 @@ export class StickyStrategy<
   }
 
   getInstance(instances: readonly ServiceInstance<P>[]): ServiceInstance<P> | undefined {
+    checkInstances(instances);
     const ours = this.#ours;
     if (ours !== undefined) {
       const still = instances.find((i) => i.name === ours.name && i.id === ours.id);
@@ -70,5 +73,14 @@ export class StickyStrategy<
     this.#ours = this.#master.getInstance(instances);
     if (this.#ours !== undefined) this.#instanceNumber++;
     return this.#ours;
+  }
+}
+
+/** The check of each strategy's `getInstance`: an array, else InvalidArgumentError. */
+function checkInstances(instances: unknown): void {
+  if (!Array.isArray(instances)) {
+    throw new InvalidArgumentError(
+      `getInstance() needs an array of instances; got ${describeValue(instances)}`,
+    );
   }
 }

@@ -160,12 +160,24 @@ export function checkServiceInstance(
   }
 }
 
-/** The instance's URI from its uriSpec (Curator's `buildUriSpec()`); '' without one. */
+/**
+ * The instance's URI from its uriSpec (Curator's `buildUriSpec()`); '' without one. An
+ * instance or variables that are not objects: InvalidArgumentError.
+ */
 export function buildUri(
   instance: ServiceInstance,
   variables: Readonly<Record<string, unknown>> = {},
 ): string {
-  return instance.uriSpec?.build(instance, variables) ?? '';
+  if (typeof instance !== 'object' || instance === null) {
+    throw new InvalidArgumentError(`buildUri() needs an instance; got ${describeValue(instance)}`);
+  }
+  checkOptionsObject(variables, 'variables');
+  const uriSpec: unknown = instance.uriSpec;
+  if (uriSpec === undefined || uriSpec === null) return '';
+  if (!(uriSpec instanceof UriSpec)) {
+    throw new InvalidArgumentError(`uriSpec must be a UriSpec; got ${describeValue(uriSpec)}`);
+  }
+  return uriSpec.build(instance, variables);
 }
 
 /** A node name ZooKeeper accepts under the service path; `sequential` allows an empty prefix. */

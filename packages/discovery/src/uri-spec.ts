@@ -1,4 +1,5 @@
 import { describeValue, InvalidArgumentError } from '@zkrecipes/framework';
+import { checkOptionsObject } from '@zkrecipes/framework/recipe-support';
 
 /** One part of a {@link UriSpec}: literal text, or the name of a variable (Curator's `Part`). */
 export interface UriSpecPart {
@@ -50,6 +51,12 @@ export class UriSpec {
 
   /** The URI for `instance` (when given), with `variables` added or overriding. */
   build(instance?: UriSpecInstance, variables: Readonly<Record<string, unknown>> = {}): string {
+    if (instance !== undefined && (typeof instance !== 'object' || instance === null)) {
+      throw new InvalidArgumentError(
+        `build() needs an instance or undefined; got ${describeValue(instance)}`,
+      );
+    }
+    checkOptionsObject(variables, 'variables');
     const values = new Map<string, unknown>([
       ['[', '{'],
       [']', '}'],

@@ -8,11 +8,15 @@ import {
 import { mntr, TestingServer, uniquePath } from '@zkrecipes/testing';
 import { startClient } from '@zkrecipes/test-support';
 import {
+  buildUri,
   createServiceInstance,
   JsonInstanceSerializer,
+  RandomStrategy,
+  RoundRobinStrategy,
   ServiceCache,
   ServiceDiscovery,
   ServiceProvider,
+  StickyStrategy,
   UriSpec,
   type ServiceInstance,
   type ServiceInstanceOptions,
@@ -310,6 +314,51 @@ describe('discovery bad input', () => {
     await cache.start();
     await provider.start();
     assert.equal(provider.state, 'STARTED');
+  });
+
+  it('the serializer, buildUri, UriSpec.build and the strategies given values of the wrong type throw InvalidArgumentError', () => {
+    const serializer = new JsonInstanceSerializer();
+    const instance = createServiceInstance({ name: 'api', port: 80, uriSpec: '{port}' });
+    const spec = new UriSpec('{scheme}://{address}:{port}/');
+    const throwsInvalid = (call: () => unknown, what: string): void => {
+      assert.throws(
+        call,
+        (error) => {
+          assert.ok(error instanceof InvalidArgumentError, `${what}: ${String(error)}`);
+          return true;
+        },
+        what,
+      );
+    };
+    for (const value of [null, undefined, 42, 'x', {}, []]) {
+      const what = JSON.stringify(value) ?? typeof value;
+      throwsInvalid(() => serializer.serialize(value as never), `serialize(${what})`);
+      if (typeof value !== 'object' || value === null) {
+        throwsInvalid(() => buildUri(value as never), `buildUri(${what})`);
+      }
+    }
+    for (const value of [null, undefined, 42, {}, 'x', [1]]) {
+      const what = JSON.stringify(value) ?? typeof value;
+      throwsInvalid(() => serializer.deserialize(value as never), `deserialize(${what})`);
+    }
+    for (const value of [null, 42, 'x']) {
+      const what = JSON.stringify(value);
+      throwsInvalid(() => buildUri(instance, value as never), `buildUri(instance, ${what})`);
+      throwsInvalid(() => spec.build(value as never), `build(${what})`);
+      throwsInvalid(() => spec.build(undefined, value as never), `build(undefined, ${what})`);
+    }
+    throwsInvalid(() => buildUri({ ...instance, uriSpec: '{port}' } as never), 'uriSpec string');
+    for (const strategy of [new RoundRobinStrategy(), new RandomStrategy(), new StickyStrategy()]) {
+      for (const value of [undefined, null, 'x', 42, {}]) {
+        const what = `${strategy.constructor.name}.getInstance(${JSON.stringify(value)})`;
+        throwsInvalid(() => strategy.getInstance(value as never), what);
+      }
+    }
+    // The right types still work, and the bytes are Curator's.
+    assert.equal(buildUri(instance), '80');
+    assert.equal(spec.build(undefined), 'http://:/');
+    assert.deepEqual(serializer.deserialize(serializer.serialize(instance)), instance);
+    assert.equal(new RoundRobinStrategy().getInstance([instance]), instance);
   });
 
   it('UriSpec builds as Curator does', () => {
