@@ -47,6 +47,7 @@ export class AcquireLimits implements Disposable {
     this.#lookOnce ??= new LookOnceSignal(
       this.#watch.connectionSignal(),
       this.deadline.callerSignal,
+      true,
     );
     return this.#lookOnce.signal;
   }

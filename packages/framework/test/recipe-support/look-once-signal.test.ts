@@ -55,4 +55,25 @@ describe('LookOnceSignal', () => {
     caller.abort(new Error('late'));
     assert.equal(look.signal.aborted, false);
   });
+
+  it("shared on the connection's signal: calls made together share one, which gives up in time and with the connection", (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const connection = new AbortController();
+    using first = new LookOnceSignal(connection.signal, undefined, true);
+    using second = new LookOnceSignal(connection.signal, undefined, true);
+    assert.equal(second.signal, first.signal, 'one signal for calls made together');
+    using own = new LookOnceSignal(connection.signal, new AbortController().signal, true);
+    assert.notEqual(own.signal, first.signal, 'a call with its own signal: a signal of its own');
+    t.mock.timers.tick(LOOK_ONCE_ANSWER_WAIT_MS - 1);
+    assert.equal(first.signal.aborted, false, 'never before the answer wait');
+    t.mock.timers.tick(20);
+    assert.ok(first.signal.reason instanceof ConnectionLossError);
+    assert.equal(first.gaveUp(first.signal.reason), true);
+    using next = new LookOnceSignal(connection.signal, undefined, true);
+    assert.notEqual(next.signal, first.signal, 'a signal that gave up is not shared again');
+    const lost = new ConnectionLossError({ detail: 'gone' });
+    connection.abort(lost);
+    assert.equal(next.signal.reason, lost);
+    assert.equal(next.gaveUp(lost), true);
+  });
 });
