@@ -1,4 +1,4 @@
-import { checkOptionsObject, signalOption } from '@zkrecipes/framework/recipe-support';
+import { checkRecipeOptions, signalOption } from '@zkrecipes/framework/recipe-support';
 
 /** Options of every call of this package that talks to ZooKeeper. */
 export interface CallOptions {
@@ -13,6 +13,6 @@ export interface CallOptions {
 
 /** Checks `options` (an object or undefined; `signal` an AbortSignal); returns the signal. */
 export function checkCallOptions(options: unknown): AbortSignal | undefined {
-  checkOptionsObject(options);
+  checkRecipeOptions('options', options, ['signal']);
   return signalOption((options as CallOptions | undefined)?.signal);
 }

@@ -97,6 +97,7 @@ describe('DistributedAtomicValue and DistributedAtomicLong misuse', () => {
       ['expected', () => counter.compareAndSet(null as unknown as number, 1)],
       ['signal', () => counter.increment({ signal: {} as AbortSignal })],
       ['options', () => counter.get('x' as unknown as object)],
+      ['an option it does not have', () => counter.add(1, { timeoutMs: 5 } as never)],
       ['bytes', () => value.trySet('x' as unknown as Uint8Array)],
       [
         'expected bytes',

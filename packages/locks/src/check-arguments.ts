@@ -7,7 +7,7 @@ import {
   validateData,
   validateTimeoutMs,
 } from '@zkrecipes/framework';
-import { checkOptionsObject, signalOption } from '@zkrecipes/framework/recipe-support';
+import { checkRecipeOptions, signalOption } from '@zkrecipes/framework/recipe-support';
 import type { AcquireOptions } from './interprocess-lock.js';
 
 /** Checks `acquire(timeoutMs, options)` (a negative or non-finite timeout is refused); returns the signal. */
@@ -16,7 +16,7 @@ export function checkAcquireArguments(
   options: unknown,
 ): AbortSignal | undefined {
   if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
-  checkOptionsObject(options);
+  checkRecipeOptions('options', options, ['signal']);
   return signalOption((options as AcquireOptions | undefined)?.signal);
 }
 

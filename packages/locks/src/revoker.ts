@@ -4,7 +4,7 @@ import {
   type SignalOptions,
   validatePath,
 } from '@zkrecipes/framework';
-import { checkClient, checkOptionsObject, signalOption } from '@zkrecipes/framework/recipe-support';
+import { checkClient, checkRecipeOptions, signalOption } from '@zkrecipes/framework/recipe-support';
 
 /**
  * What a revocation request writes into a lock node: the 10 bytes of `__REVOKE__` (Curator's
@@ -35,7 +35,7 @@ export const Revoker = {
   ): Promise<void> {
     checkClient('Revoker', client);
     validatePath(path);
-    checkOptionsObject(options);
+    checkRecipeOptions('options', options, ['signal']);
     const signal = signalOption(options.signal);
     try {
       await client.setData(path, REVOKE_MESSAGE, { signal });

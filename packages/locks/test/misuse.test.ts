@@ -194,6 +194,18 @@ describe('locks given bad input (real server)', () => {
     write.pair(read);
   });
 
+  it('acquire refuses an option it does not have, naming the one meant (a typo of signal would not bound the wait), with nothing sent', async () => {
+    const path = uniquePath('typo');
+    const mutex = new InterProcessMutex(client, path);
+    await assert.rejects(
+      mutex.acquire(1000, { sginal: AbortSignal.timeout(10) } as never),
+      (error: unknown) =>
+        error instanceof InvalidArgumentError &&
+        /unknown option 'sginal' \(did you mean 'signal'\?\)/.test(error.message),
+    );
+    assert.equal(await client.exists(path), null, 'nothing created');
+  });
+
   it('InterProcessMultiLock given the same path twice refuses it, naming the path (its second mutex would wait for the first)', () => {
     assert.throws(
       () => new InterProcessMultiLock(client, ['/multi-a', '/multi-b', '/multi-a']),
