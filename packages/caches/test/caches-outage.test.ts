@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isClosed, type FrameworkClient } from '@zkrecipes/framework';
-import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
+import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
 import {
-  assertBetween,
   connectedClient,
-  isTimeoutError,
   startClient,
   timed,
+  assertSignalsEndCallsWhilePaused,
 } from '@zkrecipes/test-support';
 import { NodeCache, PathChildrenCache, StartMode } from '../src/index.js';
 
@@ -103,28 +102,11 @@ describe('caches with the server stopped', () => {
       await children.start(StartMode.BUILD_INITIAL_CACHE);
       await node.start({ buildInitial: true });
       assert.deepEqual(views(), expected);
-      await server.pause();
-      const cause = AbortSignal.abort(new Error('given up'));
-      const early = await Promise.all(calls.map(([, call]) => timed(() => call(cause))));
-      // An aborted signal is refused before the view is touched.
-      assert.deepEqual(views(), expected);
-      const outcomes = await Promise.all(
-        calls.map(async ([what, call]) => ({
-          what,
-          outcome: await timed(() => call(AbortSignal.timeout(1000))),
-        })),
-      );
-      assert.equal(own.isConnected, true, 'still reads as connected');
-      server.resume();
-      for (const [index, outcome] of early.entries()) {
-        assert.equal(outcome.error, cause.reason, calls[index]![0]);
-        assert.ok(outcome.ms < 50, `an aborted signal took ${outcome.ms} ms`);
-      }
-      for (const { what, outcome } of outcomes) {
-        t.diagnostic(`${what} with the server paused: ${Math.round(outcome.ms)} ms`);
-        assert.ok(isTimeoutError(outcome.error), `${what}: ${String(outcome.error)}`);
-        assertBetween(what, outcome, 1000, timing.ms(1500));
-      }
+      await assertSignalsEndCallsWhilePaused(server, own, calls, {
+        diagnostic: (message) => t.diagnostic(message),
+        // An aborted signal is refused before the view is touched.
+        afterAborted: () => assert.deepEqual(views(), expected),
+      });
       for (const [what, call] of calls) {
         await call();
         assert.deepEqual(views(), expected, `after ${what}`);

@@ -12,13 +12,12 @@ import {
   waitFor,
 } from '@zkrecipes/testing';
 import {
-  assertBetween,
   closeAll,
   connectedClient,
   elapsedMs,
-  isTimeoutError,
   startedClient,
-  timed,
+  assertSignalsEndCallsWhilePaused,
+  type SignalledCall,
 } from '@zkrecipes/test-support';
 import { LeaderLatch } from '../src/leader-latch.js';
 import { LeaderSelector } from '../src/leader-selector.js';
@@ -174,7 +173,7 @@ describe('leader recipes with the server stopped or paused', () => {
       new LeaderWitness(),
     );
     const { selector } = leader;
-    const queries: [string, (signal?: AbortSignal) => Promise<unknown>][] = [
+    const queries: SignalledCall[] = [
       ['latch.getParticipants', (signal) => latch.getParticipants({ signal })],
       ['latch.getLeader', (signal) => latch.getLeader({ signal })],
       ['selector.getParticipants', (signal) => selector.getParticipants({ signal })],
@@ -184,26 +183,9 @@ describe('leader recipes with the server stopped or paused', () => {
       await latch.start();
       assert.equal(await latch.await({ timeoutMs: 10_000 }), true);
       await startInLine(leader);
-      await server.pause();
-      const outcomes = await Promise.all(
-        queries.map(async ([what, query]) => ({
-          what,
-          outcome: await timed(() => query(AbortSignal.timeout(1000))),
-        })),
-      );
-      const cause = AbortSignal.abort(new Error('given up'));
-      const early = await Promise.all(queries.map(([, query]) => timed(() => query(cause))));
-      assert.equal(client.isConnected, true, 'still reads as connected');
-      server.resume();
-      for (const { what, outcome } of outcomes) {
-        t.diagnostic(`${what} with the server paused: ${Math.round(outcome.ms)} ms`);
-        assert.ok(isTimeoutError(outcome.error), `${what}: ${String(outcome.error)}`);
-        assertBetween(what, outcome, 1000, timing.ms(1500));
-      }
-      for (const outcome of early) {
-        assert.equal(outcome.error, cause.reason);
-        assert.ok(outcome.ms < 50, `an aborted signal took ${outcome.ms} ms`);
-      }
+      await assertSignalsEndCallsWhilePaused(server, client, queries, {
+        diagnostic: (message) => t.diagnostic(message),
+      });
       assert.deepEqual(await latch.getParticipants(), [{ id: 'latch-0', isLeader: true }]);
       assert.deepEqual(await latch.getLeader(), { id: 'latch-0', isLeader: true });
       assert.deepEqual(await selector.getParticipants(), [{ id: 'selector-0', isLeader: true }]);

@@ -16,6 +16,8 @@ import {
   isTimeoutError,
   timed,
   type Timed,
+  assertSignalsEndCallsWhilePaused,
+  type SignalledCall,
 } from '@zkrecipes/test-support';
 import {
   InterProcessMultiLock,
@@ -388,7 +390,7 @@ describe('locks while ZooKeeper is unreachable', () => {
         assert.equal(await rw.readLock().acquire(5000), true);
         const [lease] = await semaphore.acquire(1);
         assert.ok(lease !== undefined);
-        const queries: [string, (signal?: AbortSignal) => Promise<unknown>][] = [
+        const queries: SignalledCall[] = [
           ['mutex.getParticipantNodes', (signal) => mutex.getParticipantNodes({ signal })],
           [
             'readLock.getParticipantNodes',
@@ -401,26 +403,9 @@ describe('locks while ZooKeeper is unreachable', () => {
           ['semaphore.getParticipantNodes', (signal) => semaphore.getParticipantNodes({ signal })],
           ['lease.getData', (signal) => lease.getData({ signal })],
         ];
-        await server.pause();
-        const outcomes = await Promise.all(
-          queries.map(async ([what, query]) => ({
-            what,
-            outcome: await timed(() => query(AbortSignal.timeout(1000))),
-          })),
-        );
-        const cause = AbortSignal.abort(new Error('given up'));
-        const early = await Promise.all(queries.map(([, query]) => timed(() => query(cause))));
-        assert.equal(client.isConnected, true, 'still reads as connected');
-        server.resume();
-        for (const { what, outcome } of outcomes) {
-          t.diagnostic(`${what} with the server paused: ${Math.round(outcome.ms)} ms`);
-          assert.ok(isTimeoutError(rejected(outcome)), `${what}: ${inspect(outcome)}`);
-          assertBetween(outcome.ms, { lowMs: 1000, highMs: 1500, earlyMs: 2 }, what);
-        }
-        for (const [index, outcome] of early.entries()) {
-          assert.equal(rejected(outcome), cause.reason, queries[index]![0]);
-          assert.ok(outcome.ms < 50, `an aborted signal took ${outcome.ms} ms`);
-        }
+        await assertSignalsEndCallsWhilePaused(server, client, queries, {
+          diagnostic: (message) => t.diagnostic(message),
+        });
         assert.deepEqual(await mutex.getParticipantNodes(), [mutex.getLockPath()]);
         assert.deepEqual(await rw.readLock().getParticipantNodes(), [rw.readLock().getLockPath()]);
         assert.deepEqual(await rw.writeLock().getParticipantNodes(), []);

@@ -6,4 +6,9 @@ export { percentile } from './percentile.js';
 export { startClient } from './start-client.js';
 export { startedClient, type ClientOptions, type ClientTarget } from './started-client.js';
 export { OtelCapture, type Point } from './telemetry/otel-capture.js';
+export {
+  assertSignalsEndCallsWhilePaused,
+  type SignalledCall,
+  type SignalledWhilePausedOptions,
+} from './signalled-while-paused.js';
 export { assertBetween, elapsedMs, isTimeoutError, timed, type Timed } from './timed-call.js';
