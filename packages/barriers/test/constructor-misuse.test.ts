@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createFramework, InvalidArgumentError, type FrameworkClient } from '@zkrecipes/framework';
+import { assertCallsRefuse, type RefusingCall } from '@zkrecipes/test-support';
 import { DistributedBarrier, DistributedDoubleBarrier } from '../src/index.js';
 
 const notClients: unknown[] = [null, undefined, {}, 'client', 42, { getChildren: () => [] }];
@@ -31,22 +32,18 @@ describe('calls given options that are not an object', () => {
     const client = createFramework({ connectString: '127.0.0.1:1' });
     const barrier = new DistributedBarrier(client, '/b');
     const double = new DistributedDoubleBarrier(client, '/d', 2);
-    const calls: [string, (options: never) => Promise<unknown>][] = [
+    const calls: RefusingCall[] = [
       ['setBarrier', (options) => barrier.setBarrier(options)],
       ['removeBarrier', (options) => barrier.removeBarrier(options)],
       ['waitOnBarrier', (options) => barrier.waitOnBarrier(options)],
       ['enter', (options) => double.enter(options)],
       ['leave', (options) => double.leave(options)],
     ];
-    for (const [name, call] of calls) {
-      for (const options of [[], [{ timeoutMs: 0 }], 'x', 0, null]) {
-        await assert.rejects(call(options as never), (error) => {
-          assert.ok(error instanceof InvalidArgumentError, `${name}: ${String(error)}`);
-          assert.match(error.message, /options must be an object; got/);
-          return true;
-        });
-      }
-    }
+    await assertCallsRefuse(
+      calls,
+      [[], [{ timeoutMs: 0 }], 'x', 0, null],
+      /options must be an object; got/,
+    );
     assert.equal(double.phase, 'IDLE');
     await client.close();
   });

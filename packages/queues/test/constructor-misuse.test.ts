@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createFramework, InvalidArgumentError, type FrameworkClient } from '@zkrecipes/framework';
+import { assertCallsRefuse, type RefusingCall } from '@zkrecipes/test-support';
 import {
   DistributedDelayQueue,
   DistributedIdQueue,
@@ -89,7 +90,7 @@ describe('calls given options that are not an object', () => {
     const client = createFramework({ connectString: '127.0.0.1:1' });
     const simple = new SimpleDistributedQueue(client, '/s');
     const item = Buffer.from('x');
-    const calls: [string, (options: never) => Promise<unknown>][] = [
+    const calls: RefusingCall[] = [
       ['offer', (options) => simple.offer(item, options)],
       ['take', (options) => simple.take(options)],
       ['poll', (options) => simple.poll(options)],
@@ -97,15 +98,11 @@ describe('calls given options that are not an object', () => {
       ['element', (options) => simple.element(options)],
       ['remove', (options) => simple.remove(options)],
     ];
-    for (const [name, call] of calls) {
-      for (const options of [[], [{ timeoutMs: 0 }], 'x', 0, null]) {
-        await assert.rejects(call(options as never), (error) => {
-          assert.ok(error instanceof InvalidArgumentError, `${name}: ${String(error)}`);
-          assert.match(error.message, /options must be an object; got/);
-          return true;
-        });
-      }
-    }
+    await assertCallsRefuse(
+      calls,
+      [[], [{ timeoutMs: 0 }], 'x', 0, null],
+      /options must be an object; got/,
+    );
     await simple.close();
     await client.close();
   });

@@ -1,4 +1,5 @@
 // Test helpers shared by the workspaces' tests. Private: never packed or published.
+export { assertCallsRefuse, type RefusingCall } from './calls-refuse.js';
 export { closeAll } from './close-all.js';
 export { connect } from './connect.js';
 export { connectedClient } from './connected-client.js';
