@@ -1,5 +1,9 @@
 import { validateTimeoutMs } from '@zkrecipes/framework';
-import { checkOptionsObject, positiveIntegerOption } from '@zkrecipes/framework/recipe-support';
+import {
+  checkOptionsObject,
+  checkRecipeOptions,
+  positiveIntegerOption,
+} from '@zkrecipes/framework/recipe-support';
 import type { ServiceInstance } from './service-instance.js';
 
 /** Curator's `DownInstancePolicy`: when `noteError` takes an instance out, and for how long. */
@@ -22,6 +26,7 @@ export class DownInstances {
 
   constructor(policy: DownInstancePolicy = {}, now: () => number = () => performance.now()) {
     checkOptionsObject(policy, 'downInstancePolicy');
+    checkRecipeOptions('downInstancePolicy', policy, ['timeoutMs', 'errorThreshold']);
     const timeoutMs = policy.timeoutMs ?? 30_000;
     validateTimeoutMs('downInstancePolicy.timeoutMs', timeoutMs);
     this.#timeoutMs = timeoutMs;

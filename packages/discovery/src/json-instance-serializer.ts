@@ -1,5 +1,5 @@
 import { describeValue, InvalidArgumentError, MAX_NODE_DATA_BYTES } from '@zkrecipes/framework';
-import { booleanOption, checkOptionsObject } from '@zkrecipes/framework/recipe-support';
+import { booleanOption, checkRecipeOptions } from '@zkrecipes/framework/recipe-support';
 import { quoteString, readJson, writeJson, type JsonValue } from './jackson-json.js';
 import type { ServiceInstance, ServicePayload } from './service-instance.js';
 import { checkNodeName, checkServiceInstance } from './service-instance.js';
@@ -54,7 +54,7 @@ export class JsonInstanceSerializer<
   readonly #payloadClass: string;
 
   constructor(options: JsonInstanceSerializerOptions = {}) {
-    checkOptionsObject(options);
+    checkRecipeOptions('JsonInstanceSerializer', options, ['compatibleMode', 'payloadClass']);
     this.#compatibleMode = booleanOption('compatibleMode', options.compatibleMode, true);
     const payloadClass = options.payloadClass ?? 'java.util.LinkedHashMap';
     if (typeof payloadClass !== 'string' || !/^[\w$.]+$/.test(payloadClass)) {

@@ -11,7 +11,7 @@ import {
 } from '@zkrecipes/framework';
 import {
   checkEventListener,
-  checkOptionsObject,
+  checkRecipeOptions,
   EventDispatcher,
   positiveIntegerOption,
 } from '@zkrecipes/framework/recipe-support';
@@ -84,7 +84,7 @@ export class ServiceCache<P extends ServicePayload = ServicePayload> {
   constructor(discovery: ServiceDiscovery<P>, name: string, options: ServiceCacheOptions = {}) {
     checkDiscovery('ServiceCache', discovery);
     const path = discovery.pathForName(name);
-    checkOptionsObject(options);
+    checkRecipeOptions('ServiceCache', options, ['concurrency']);
     const concurrency = positiveIntegerOption('concurrency', options.concurrency, 64);
     this.#discovery = discovery;
     this.#cache = new PathChildrenCache(discovery.client, path, { concurrency });

@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import { describeValue, InvalidArgumentError, validatePath } from '@zkrecipes/framework';
-import { booleanOption, checkOptionsObject } from '@zkrecipes/framework/recipe-support';
+import {
+  booleanOption,
+  checkOptionsObject,
+  checkRecipeOptions,
+} from '@zkrecipes/framework/recipe-support';
 import type { JsonValue } from './jackson-json.js';
 import { ServiceType } from './service-type.js';
 import { UriSpec } from './uri-spec.js';
@@ -66,18 +70,32 @@ export interface ServiceInstanceOptions<P extends ServicePayload = ServicePayloa
   readonly enabled?: boolean | undefined;
 }
 
+/** The keys of {@link ServiceInstanceOptions}: an instance's own fields. */
+const INSTANCE_OPTIONS = [
+  'name',
+  'id',
+  'address',
+  'port',
+  'sslPort',
+  'payload',
+  'registrationTimeUTC',
+  'serviceType',
+  'uriSpec',
+  'enabled',
+];
+
 /**
  * A checked, frozen ServiceInstance (Curator's `ServiceInstance.builder()`). Every field is
  * checked here (by {@link checkServiceInstance}), so a bad one fails with InvalidArgumentError
- * before anything is sent; the payload's members are checked by the serializer when the
- * instance is registered.
+ * before anything is sent; so does a key that is not a field (`prot`). The payload's members
+ * are checked by the serializer when the instance is registered.
  */
 export function createServiceInstance<P extends ServicePayload = ServicePayload>(
   options: ServiceInstanceOptions<P>,
 ): ServiceInstance<P> {
   if (options === undefined)
     throw new InvalidArgumentError('service instance options are required');
-  checkOptionsObject(options);
+  checkRecipeOptions('createServiceInstance', options, INSTANCE_OPTIONS);
   const uriSpec: unknown = options.uriSpec;
   if (uriSpec !== undefined && typeof uriSpec !== 'string' && !(uriSpec instanceof UriSpec)) {
     throw new InvalidArgumentError(

@@ -5,7 +5,7 @@ import {
   type RecipeState,
   type IterableObservable,
 } from '@zkrecipes/framework';
-import { checkOptionsObject } from '@zkrecipes/framework/recipe-support';
+import { checkRecipeOptions } from '@zkrecipes/framework/recipe-support';
 import type { CallOptions } from './call-options.js';
 import { DownInstances, type DownInstancePolicy } from './down-instance-policy.js';
 import { RoundRobinStrategy, type ProviderStrategy } from './provider-strategy.js';
@@ -41,7 +41,7 @@ export class ServiceProvider<P extends ServicePayload = ServicePayload> {
     options: ServiceProviderOptions<P> = {},
   ) {
     checkDiscovery('ServiceProvider', discovery);
-    checkOptionsObject(options);
+    checkRecipeOptions('ServiceProvider', options, ['strategy', 'filters', 'downInstancePolicy']);
     const strategy = options.strategy ?? new RoundRobinStrategy<P>();
     if (typeof (strategy as { getInstance?: unknown } | null)?.getInstance !== 'function') {
       throw new InvalidArgumentError(

@@ -361,6 +361,106 @@ describe('discovery bad input', () => {
     assert.equal(new RoundRobinStrategy().getInstance([instance]), instance);
   });
 
+  /** Asserts `call` throws InvalidArgumentError naming `recipe`, the unknown `key` and `meant`. */
+  const refusesOption = (call: () => unknown, recipe: string, key: string, meant: string): void => {
+    assert.throws(call, (error) => {
+      assert.ok(error instanceof InvalidArgumentError, `${recipe} ${key}: ${String(error)}`);
+      assert.ok(
+        error.message.includes(`${recipe}: unknown option '${key}' (did you mean '${meant}'?)`),
+        error.message,
+      );
+      return true;
+    });
+  };
+
+  it('createServiceInstance refuses an unknown option, naming it and the one meant', () => {
+    refusesOption(
+      () => createServiceInstance({ name: 'svc', prot: 80 } as never),
+      'createServiceInstance',
+      'prot',
+      'port',
+    );
+    refusesOption(
+      () => createServiceInstance({ name: 'svc', sslport: 443 } as never),
+      'createServiceInstance',
+      'sslport',
+      'sslPort',
+    );
+    // A key set to undefined counts as absent; an instance's own fields are all options.
+    const made = createServiceInstance({ name: 'svc', port: 80, prot: undefined } as never);
+    assert.equal(createServiceInstance({ ...made, port: 81 }).port, 81);
+  });
+
+  it('JsonInstanceSerializer refuses an unknown option, naming it and the one meant', () => {
+    refusesOption(
+      () => new JsonInstanceSerializer({ compatiblemode: false } as never),
+      'JsonInstanceSerializer',
+      'compatiblemode',
+      'compatibleMode',
+    );
+    refusesOption(
+      () => new JsonInstanceSerializer({ payloadClas: 'com.example.P' } as never),
+      'JsonInstanceSerializer',
+      'payloadClas',
+      'payloadClass',
+    );
+  });
+
+  it('serviceCache and the ServiceCache constructor refuse an unknown option, naming it and the one meant', async () => {
+    await using discovery = new ServiceDiscovery(client, uniquePath('cache-keys'));
+    await discovery.start();
+    refusesOption(
+      () => discovery.serviceCache('api', { concurency: 2 } as never),
+      'ServiceCache',
+      'concurency',
+      'concurrency',
+    );
+    refusesOption(
+      () => new ServiceCache(discovery, 'api', { concurency: 2 } as never),
+      'ServiceCache',
+      'concurency',
+      'concurrency',
+    );
+  });
+
+  it('serviceProvider and the ServiceProvider constructor refuse an unknown option, naming it and the one meant', async () => {
+    await using discovery = new ServiceDiscovery(client, uniquePath('provider-keys'));
+    await discovery.start();
+    const strategy = new RandomStrategy();
+    refusesOption(
+      () => discovery.serviceProvider('api', { stratgy: strategy } as never),
+      'ServiceProvider',
+      'stratgy',
+      'strategy',
+    );
+    refusesOption(
+      () => new ServiceProvider(discovery, 'api', { filter: [] } as never),
+      'ServiceProvider',
+      'filter',
+      'filters',
+    );
+  });
+
+  it('the provider refuses an unknown downInstancePolicy option, naming it and the one meant', async () => {
+    await using discovery = new ServiceDiscovery(client, uniquePath('policy-keys'));
+    await discovery.start();
+    refusesOption(
+      () => discovery.serviceProvider('api', { downInstancePolicy: { timeout: 5 } as never }),
+      'downInstancePolicy',
+      'timeout',
+      'timeoutMs',
+    );
+    refusesOption(
+      () =>
+        new ServiceProvider(discovery, 'api', {
+          downInstancePolicy: { errorTreshold: 1 } as never,
+        }),
+      'downInstancePolicy',
+      'errorTreshold',
+      'errorThreshold',
+    );
+  });
+
   it('UriSpec builds as Curator does', () => {
     const spec = new UriSpec('{scheme}://{address}:{port}{[}{missing}{]}/{ name }');
     const instance = createServiceInstance({ name: 'api', address: 'h', port: 80 });
