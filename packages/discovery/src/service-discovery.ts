@@ -29,6 +29,7 @@ import { JsonInstanceSerializer, type InstanceSerializer } from './json-instance
 import { Registration } from './registration.js';
 import { ServiceCache, type ServiceCacheOptions } from './service-cache.js';
 import {
+  checkInstanceKey,
   checkNodeName,
   checkServiceInstance,
   type ServiceInstance,
@@ -221,9 +222,7 @@ export class ServiceDiscovery<P extends ServicePayload = ServicePayload> {
    * ignored, as in Curator.
    */
   async unregisterService(instance: ServiceInstance<P>): Promise<void> {
-    if (typeof instance?.name !== 'string' || typeof instance.id !== 'string') {
-      throw new InvalidArgumentError('unregisterService() needs an instance');
-    }
+    checkInstanceKey('unregisterService', instance);
     const key = keyOf(instance);
     const registration = this.#registrations.get(key);
     if (registration === undefined) return;

@@ -179,6 +179,24 @@ export function checkServiceInstance(
 }
 
 /**
+ * The check of the calls that know an instance by its service and id (`noteError`,
+ * `unregisterService`): an object with a string `name` and `id`, else InvalidArgumentError
+ * naming `operation`. Lighter than {@link checkServiceInstance}, which is for writing: any
+ * instance a cache read (a Java peer's port 0, say) passes.
+ */
+export function checkInstanceKey(
+  operation: string,
+  instance: unknown,
+): asserts instance is Pick<ServiceInstance, 'name' | 'id'> {
+  const candidate = instance as { name?: unknown; id?: unknown } | null | undefined;
+  if (typeof candidate?.name !== 'string' || typeof candidate.id !== 'string') {
+    throw new InvalidArgumentError(
+      `${operation}() needs an instance (a string name and id); got ${describeValue(instance)}`,
+    );
+  }
+}
+
+/**
  * The instance's URI from its uriSpec (Curator's `buildUriSpec()`); '' without one. An
  * instance or variables that are not objects: InvalidArgumentError.
  */

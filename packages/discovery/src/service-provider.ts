@@ -10,7 +10,7 @@ import type { CallOptions } from './call-options.js';
 import { DownInstances, type DownInstancePolicy } from './down-instance-policy.js';
 import { RoundRobinStrategy, type ProviderStrategy } from './provider-strategy.js';
 import { checkDiscovery, ServiceCache } from './service-cache.js';
-import type { ServiceInstance, ServicePayload } from './service-instance.js';
+import { checkInstanceKey, type ServiceInstance, type ServicePayload } from './service-instance.js';
 import type { ServiceDiscovery } from './service-discovery.js';
 
 /** Options of {@link ServiceProvider}. */
@@ -97,13 +97,12 @@ export class ServiceProvider<P extends ServicePayload = ServicePayload> {
     return this.#strategy.getInstance(this.getAllInstances());
   }
 
-  /** Notes that a call to `instance` failed (see the down-instance policy). */
+  /**
+   * Notes that a call to `instance` failed (see the down-instance policy). Not an instance
+   * (a string name and id): InvalidArgumentError.
+   */
   noteError(instance: ServiceInstance<P>): void {
-    if (typeof instance !== 'object' || instance === null) {
-      throw new InvalidArgumentError(
-        `noteError() needs an instance; got ${describeValue(instance)}`,
-      );
-    }
+    checkInstanceKey('noteError', instance);
     this.#down.add(instance);
   }
 

@@ -461,6 +461,25 @@ describe('discovery bad input', () => {
     );
   });
 
+  it('noteError refuses what is not an instance with InvalidArgumentError', async () => {
+    await using discovery = new ServiceDiscovery(client, uniquePath('note-error'));
+    await discovery.start();
+    const provider = discovery.serviceProvider('api');
+    for (const value of [{}, [], { name: 'api' }, { id: 'a' }, { name: 1, id: 'a' }, null, 42]) {
+      const what = JSON.stringify(value);
+      assert.throws(
+        () => provider.noteError(value as never),
+        (error) => {
+          assert.ok(error instanceof InvalidArgumentError, `${what}: ${String(error)}`);
+          assert.match(error.message, /noteError\(\) needs an instance/, what);
+          return true;
+        },
+        what,
+      );
+    }
+    provider.noteError(createServiceInstance({ name: 'api', id: 'a' }));
+  });
+
   it('UriSpec builds as Curator does', () => {
     const spec = new UriSpec('{scheme}://{address}:{port}{[}{missing}{]}/{ name }');
     const instance = createServiceInstance({ name: 'api', address: 'h', port: 80 });
