@@ -2,7 +2,7 @@ import { describeValue, InvalidArgumentError, MAX_NODE_DATA_BYTES } from '@zkrec
 import { booleanOption, checkRecipeOptions } from '@zkrecipes/framework/recipe-support';
 import { quoteString, readJson, writeJson, type JsonValue } from './jackson-json.js';
 import type { ServiceInstance, ServicePayload } from './service-instance.js';
-import { checkNodeName, checkServiceInstance } from './service-instance.js';
+import { checkNodeName, checkServiceInstance, INSTANCE_JSON_FIELDS } from './service-instance.js';
 import { ServiceType } from './service-type.js';
 import { UriSpec } from './uri-spec.js';
 
@@ -28,18 +28,6 @@ export interface JsonInstanceSerializerOptions {
    */
   readonly payloadClass?: string | undefined;
 }
-
-const FIELDS = [
-  'name',
-  'id',
-  'address',
-  'port',
-  'sslPort',
-  'payload',
-  'registrationTimeUTC',
-  'serviceType',
-  'uriSpec',
-] as const;
 
 /**
  * Curator's `JsonInstanceSerializer`, byte for byte: Jackson's compact JSON with the fields in
@@ -69,7 +57,7 @@ export class JsonInstanceSerializer<
     checkServiceInstance(instance, 'instance ');
     const where = `instance ${instance.name}/${instance.id}`;
     const fields: string[] = [];
-    for (const field of FIELDS) {
+    for (const field of INSTANCE_JSON_FIELDS) {
       const value = instance[field];
       let text: string;
       if (value === undefined || value === null) text = 'null';

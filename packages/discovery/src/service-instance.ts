@@ -70,8 +70,8 @@ export interface ServiceInstanceOptions<P extends ServicePayload = ServicePayloa
   readonly enabled?: boolean | undefined;
 }
 
-/** The keys of {@link ServiceInstanceOptions}: an instance's own fields. */
-const INSTANCE_OPTIONS = [
+/** An instance's fields in the order Curator's JSON has them; `enabled` comes after them. */
+export const INSTANCE_JSON_FIELDS = [
   'name',
   'id',
   'address',
@@ -81,8 +81,10 @@ const INSTANCE_OPTIONS = [
   'registrationTimeUTC',
   'serviceType',
   'uriSpec',
-  'enabled',
-];
+] as const;
+
+/** The keys of {@link ServiceInstanceOptions}: an instance's own fields. */
+const INSTANCE_OPTIONS = [...INSTANCE_JSON_FIELDS, 'enabled'];
 
 /**
  * A checked, frozen ServiceInstance (Curator's `ServiceInstance.builder()`). Every field is
