@@ -13,8 +13,12 @@
 //  - delay(ms): every chunk is forwarded `ms` later, in each direction, order kept; a round
 //    trip gains 2 x ms.
 //  - heal(): plain pass-through again.
+//  - loseReply(): independent of the mode above; the next matching request is applied by the
+//    server but its reply (and every byte after it on that connection) never reaches the
+//    client, whose connection is reset shortly after (lost-reply-trap.ts).
 import net from 'node:net';
 import { LOOPBACK } from './free-port.js';
+import { LostReplyTrap, type LoseReplyOptions, type LostReply } from './lost-reply-trap.js';
 import { ProxiedConnection, type FaultMode } from './proxied-connection.js';
 
 /** Options of {@link FaultProxy.start}. */
@@ -29,7 +33,9 @@ export interface FaultProxyOptions {
  * A TCP proxy in front of one ZooKeeper server, so a test can break the network between a
  * client and its server: {@link blackhole} (a partition: nothing crosses, bytes are held),
  * {@link drop} (reset every connection), {@link delay} (add latency per direction) and
- * {@link heal} (pass-through again, held bytes delivered in order).
+ * {@link heal} (pass-through again, held bytes delivered in order). Apart from those,
+ * {@link loseReply} loses one reply the way a server restart does: the write is applied, its
+ * reply never arrives, the connection is reset, and the session survives the reconnect.
  *
  * @example
  * ```ts
@@ -39,6 +45,10 @@ export interface FaultProxyOptions {
  * await client.start();
  * proxy.blackhole(); // the client sees SUSPENDED, then LOST after the session timeout
  * proxy.heal();
+ *
+ * const lost = proxy.loseReply({ ops: ['setData'] });
+ * await client.setData('/config', data).catch(() => undefined); // CONNECTION_LOSS, then retried
+ * await lost; // { opCode: 5, xid, err: 0, path: '/config' }: the server applied it
  * ```
  */
 export class FaultProxy implements AsyncDisposable {
@@ -53,6 +63,7 @@ export class FaultProxy implements AsyncDisposable {
   #server: net.Server;
   #connections = new Set<ProxiedConnection>();
   #mode: FaultMode = { type: 'PASS' };
+  #trap: LostReplyTrap | undefined;
   #closed = false;
 
   private constructor(server: net.Server, options: Required<FaultProxyOptions>) {
@@ -118,10 +129,30 @@ export class FaultProxy implements AsyncDisposable {
     this.#release();
   }
 
+  /**
+   * Loses the reply of the next matching request, on any connection (one shot): the request
+   * is forwarded, its reply and every byte after it on that connection are dropped, and
+   * `resetAfterMs` later the connection is reset. Resolves then, with what was lost. A
+   * connection that closes before the picked request's reply arrived un-picks it, and the
+   * next matching request is picked instead. The other modes keep working meanwhile; heal()
+   * does not disarm it, close() and `signal` do (rejecting the promise). Throws when one is
+   * already pending or an op name is unknown.
+   */
+  loseReply(options: LoseReplyOptions = {}): Promise<LostReply> {
+    if (this.#closed) throw new Error('FaultProxy is closed');
+    if (this.#trap !== undefined) throw new Error('FaultProxy.loseReply: one is already pending');
+    const trap = new LostReplyTrap(options, (done) => {
+      if (this.#trap === done) this.#trap = undefined;
+    });
+    if (trap.pending) this.#trap = trap;
+    return trap.promise;
+  }
+
   /** Stops listening and destroys every connection. A second call does nothing. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#trap?.cancel(new Error('FaultProxy closed with a loseReply pending'));
     const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
     for (const connection of this.#connections) connection.destroy();
     this.#connections.clear();
@@ -151,8 +182,14 @@ export class FaultProxy implements AsyncDisposable {
     const connection = new ProxiedConnection(
       socket,
       { host: this.targetHost, port: this.targetPort },
-      () => this.#mode,
-      () => this.#connections.delete(connection),
+      {
+        mode: () => this.#mode,
+        tap: () => this.#trap,
+        onClose: () => {
+          this.#connections.delete(connection);
+          this.#trap?.closed(connection);
+        },
+      },
     );
     this.#connections.add(connection);
   }

@@ -6,6 +6,7 @@ export type { ZooKeeperConfigOptions } from './zoo-cfg.js';
 export { killSession, type KillSessionOptions } from './kill-session.js';
 export { sessionIdHex, type SessionCredentials, type SessionOwner } from './session-credentials.js';
 export { FaultProxy, type FaultProxyOptions } from './fault-proxy.js';
+export type { LostReply, LoseReplyOptions } from './lost-reply-trap.js';
 export type { FaultMode } from './proxied-connection.js';
 export { waitFor, type WaitForOptions, type Falsy } from './wait-for.js';
 export { timing, parseTimingScale, TIMING_SCALE_ENV } from './timing.js';

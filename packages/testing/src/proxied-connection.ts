@@ -1,6 +1,9 @@
 // One client connection through the FaultProxy: the client's socket, the upstream socket,
 // and a queue per direction so delayed bytes keep their order and a stall can hold them.
+// Both directions are read as ZooKeeper frames, so a pending loseReply can pick a request
+// and hold back its reply however TCP cut the stream into chunks.
 import net from 'node:net';
+import { ZkFrameReader } from './zk-frame-reader.js';
 
 /** How a FaultProxy treats traffic right now. */
 export type FaultMode =
@@ -76,38 +79,74 @@ class Direction {
   }
 }
 
+/** What a connection asks of its proxy. */
+export interface ConnectionHooks {
+  /** The proxy's current fault. */
+  readonly mode: () => FaultMode;
+  /** The pending loseReply, if any: it reads the frames after the handshake. */
+  readonly tap: () => FrameTap | undefined;
+  /** Both sockets are gone. */
+  readonly onClose: () => void;
+}
+
+/** Reads a connection's frames to pick a request and lose its reply (see lost-reply-trap.ts). */
+export interface FrameTap {
+  /** A request frame's body, already on its way to the server. */
+  request(connection: ProxiedConnection, body: Buffer): void;
+  /** A reply frame's body; true drops it and every byte after it on this connection. */
+  reply(connection: ProxiedConnection, body: Buffer): boolean;
+}
+
 export class ProxiedConnection {
   readonly client: net.Socket;
   readonly upstream: net.Socket;
   #directions: Direction[];
+  #down: Direction;
+  #downFrames = new ZkFrameReader();
+  #replyLost = false;
   #closed = false;
 
-  constructor(
-    client: net.Socket,
-    target: { host: string; port: number },
-    mode: () => FaultMode,
-    onClose: () => void,
-  ) {
+  constructor(client: net.Socket, target: { host: string; port: number }, hooks: ConnectionHooks) {
     this.client = client;
     this.upstream = net.connect({ host: target.host, port: target.port });
     this.client.setNoDelay(true);
     this.upstream.setNoDelay(true);
-    const up = new Direction(client, this.upstream, mode);
-    const down = new Direction(this.upstream, client, mode);
-    this.#directions = [up, down];
+    const up = new Direction(client, this.upstream, hooks.mode);
+    this.#down = new Direction(this.upstream, client, hooks.mode);
+    this.#directions = [up, this.#down];
+    // Requests go out as they came; their frames are only read, to pick the one to lose.
+    const upFrames = new ZkFrameReader();
+    client.on('data', (chunk: Buffer) => {
+      up.push(chunk);
+      for (const frame of upFrames.push(chunk)) {
+        if (frame.index > 0 && frame.body !== undefined) hooks.tap()?.request(this, frame.body);
+      }
+    });
+    // Replies go out a whole frame at a time, so one can be held back before any of it left.
+    this.upstream.on('data', (chunk: Buffer) => {
+      if (this.#replyLost) return;
+      for (const frame of this.#downFrames.push(chunk)) {
+        if (frame.index > 0 && frame.body !== undefined && hooks.tap()?.reply(this, frame.body)) {
+          // The rest goes too: a later reply or watch event reaching the client would put
+          // what happened after the write ahead of the client learning the write's fate.
+          this.#replyLost = true;
+          return;
+        }
+        this.#down.push(frame.bytes);
+      }
+    });
     for (const direction of this.#directions) {
-      direction.from.on('data', (chunk: Buffer) => direction.push(chunk));
       // A half-close is forwarded in order, behind any bytes still queued.
-      direction.from.on('end', () => direction.push('END'));
+      direction.from.on('end', () => this.#end(direction));
       direction.from.on('error', () => this.destroy());
       direction.from.on('close', () => {
         // The other side learns of it once the bytes queued ahead of the close are written.
-        direction.push('END');
-        this.#closeIfBothGone(onClose);
+        this.#end(direction);
+        this.#closeIfBothGone(hooks.onClose);
       });
     }
     // Nothing crosses a partition until it heals, not even the first bytes.
-    if (mode().type === 'BLACKHOLE') this.stall();
+    if (hooks.mode().type === 'BLACKHOLE') this.stall();
   }
 
   /** Stops reading both sockets: the kernel buffers fill, as behind a real partition. */
@@ -134,6 +173,18 @@ export class ProxiedConnection {
     for (const direction of this.#directions) direction.clear();
     this.client.destroy();
     this.upstream.destroy();
+  }
+
+  #end(direction: Direction): void {
+    if (direction !== this.#down) {
+      direction.push('END');
+      return;
+    }
+    if (this.#replyLost) return;
+    // A frame cut short by the close is forwarded as it is, as a plain proxy would.
+    const rest = this.#downFrames.rest();
+    if (rest.length > 0) this.#down.push(rest);
+    this.#down.push('END');
   }
 
   #closeIfBothGone(onClose: () => void): void {
