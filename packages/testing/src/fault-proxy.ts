@@ -47,8 +47,8 @@ export interface FaultProxyOptions {
  * proxy.heal();
  *
  * const lost = proxy.loseReply({ ops: ['setData'] });
- * await client.setData('/config', data).catch(() => undefined); // CONNECTION_LOSS, then retried
- * await lost; // { opCode: 5, xid, err: 0, path: '/config' }: the server applied it
+ * await client.setData('/config', data); // retried after CONNECTION_LOSS: applied twice
+ * await lost; // { opCode: 5, xid, err: 0, path: '/config' }
  * ```
  */
 export class FaultProxy implements AsyncDisposable {
