@@ -4,7 +4,9 @@ import { setMaxListeners } from 'node:events';
 import type { MeterProvider, TracerProvider } from '@opentelemetry/api';
 import { Subject } from 'rxjs';
 import { FrameworkClient } from './client/framework-client.js';
-import { defaultAclProvider } from './client/acl-provider.js';
+import { defaultAclProvider, resolveAcl } from './client/acl-provider.js';
+import { NamespaceMapper } from './client/namespace-mapper.js';
+import { WriteWitnesses } from './client/write-witnesses.js';
 import type { AclProvider, ClientContext, UnhandledError } from './client/client-context.js';
 import { IllegalStateError } from './errors/zookeeper-error-classes.js';
 import { registerCloseOnExit } from './lifecycle/close-on-exit.js';
@@ -103,6 +105,13 @@ export interface FrameworkOptions {
    * `dontUseContainerParents`), e.g. for a server older than 3.5.1. Default true.
    */
   readonly useContainerParents?: boolean;
+  /**
+   * Where `idempotent: true` writes keep their witnesses (in the client's namespace): one
+   * ephemeral node per write in flight, made once per session and reused, that tells a retry
+   * whether a write whose reply was lost was applied. Its parent is made as `createParents`
+   * makes parents. Default `'/zkrecipes-witnesses'`. See docs/framework/operations.md.
+   */
+  readonly writeWitnessPath?: string;
 }
 
 /**
@@ -122,6 +131,9 @@ export interface FrameworkOptions {
  * await client.close();
  * ```
  */
+/** Idempotent writes of one session in flight at once; more wait for a witness. */
+const WITNESS_SLOTS = 64;
+
 export function createFramework(options: FrameworkOptions): FrameworkClient {
   validateFrameworkOptions(options);
   const sessionTimeoutMs = options.sessionTimeoutMs ?? 60_000;
@@ -200,13 +212,25 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
   const errorPolicy = options.errorPolicy ?? 'standard';
   const validUntilMs = (): number =>
     closed.signal.aborted ? -Infinity : states.validUntilMs(errorPolicy, connection.connected);
+  const aclProvider = options.aclProvider ?? defaultAclProvider;
+  const useContainerParents = options.useContainerParents ?? true;
   const context: ClientContext = {
     ops: connection,
+    witnesses: new WriteWitnesses({
+      ops: connection,
+      basePath: new NamespaceMapper(options.namespace).toServer(
+        options.writeWitnessPath ?? '/zkrecipes-witnesses',
+      ),
+      aclFor: (path) => resolveAcl(aclProvider, path),
+      currentSessionId: () => connection.sessionId,
+      parentMode: useContainerParents ? 'CONTAINER' : 'PERSISTENT',
+      maxSlots: WITNESS_SLOTS,
+    }),
     retryPolicy:
       options.retryPolicy ?? new ExponentialBackoffRetry({ baseSleepMs: 1000, maxRetries: 3 }),
     logger,
     errorPolicy,
-    aclProvider: options.aclProvider ?? defaultAclProvider,
+    aclProvider,
     connectionStates: iterableObservable(states.states),
     connectionStateChanges: states.changes,
     currentConnectionState: () => states.state,
@@ -228,7 +252,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     closedSignal: closed.signal,
     callOrder: new CallOrderGate(closed.signal),
     maxRequestBytes,
-    useContainerParents: options.useContainerParents ?? true,
+    useContainerParents,
     chrootBytes: Buffer.byteLength(chrootOf(options.connectString)),
     watchBudget,
     telemetry,

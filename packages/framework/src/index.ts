@@ -12,8 +12,11 @@ export type {
   CreateOptions,
   DeleteOptions,
   GetChildrenOptions,
+  IdempotentOptions,
   OperationOptions,
+  SetDataOptions,
   SignalOptions,
+  TransactionOptions,
   VersionOptions,
   WatchOptions,
 } from './client/operation-options.js';
@@ -101,6 +104,8 @@ export type {
   OperationTimeoutErrorOptions,
   ZooKeeperErrorDetails,
 } from './errors/zookeeper-error-classes.js';
+export { OutcomeUnknownError } from './errors/outcome-unknown-error.js';
+export type { OutcomeUnknownErrorOptions } from './errors/outcome-unknown-error.js';
 export { errorFromCode } from './errors/error-from-code.js';
 export type { ErrorFromCodeOptions } from './errors/error-from-code.js';
 export {
@@ -115,6 +120,7 @@ export {
   isNoNode,
   isNotEmpty,
   isOperationTimeout,
+  isOutcomeUnknown,
   isRetryable,
   isSessionExpired,
   isUnimplemented,

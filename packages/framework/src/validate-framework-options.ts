@@ -3,6 +3,7 @@ import { InvalidArgumentError } from './errors/zookeeper-error-classes.js';
 import { CONNECTION_ISSUE_LOGGING_MODES } from './logging/connection-issue-logger.js';
 import { describeValue, validateTimeoutMs } from './paths/validate-number.js';
 import { validateNamespace } from './paths/zk-paths.js';
+import { validatePath } from './paths/validate-path.js';
 import { parseConnectString } from './paths/connect-string.js';
 import { JUTE_MAX_BUFFER_BYTES } from './paths/validate-data.js';
 import type { FrameworkOptions } from './create-framework.js';
@@ -29,6 +30,7 @@ const KNOWN_OPTIONS: readonly (keyof FrameworkOptions)[] = [
   'tracerProvider',
   'telemetryPaths',
   'useContainerParents',
+  'writeWitnessPath',
 ];
 
 function rejectUnknownOptions(options: object): void {
@@ -88,6 +90,9 @@ export function validateFrameworkOptions(options: FrameworkOptions): void {
     );
   }
   validateNamespace(options.namespace);
+  if (options.writeWitnessPath !== undefined) {
+    validatePath(options.writeWitnessPath, { allowRoot: false });
+  }
   validateAuthInfo(options.authInfo);
   validateRetryPolicy(options.retryPolicy);
   validateAclProvider(options.aclProvider);

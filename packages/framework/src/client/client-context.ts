@@ -12,6 +12,7 @@ import type { ClientHealth } from '../telemetry/client-health.js';
 import type { ClientTelemetry } from '../telemetry/client-telemetry.js';
 import type { ConnectionStream } from '../state/connection-stream.js';
 import type { ZooKeeperOperations } from '../zk/zookeeper-operations.js';
+import type { WriteWitnesses } from './write-witnesses.js';
 import type { Acl, SessionCredentials } from '../zk/zookeeper-types.js';
 
 /** Chooses ACLs for nodes the client creates (Curator's ACLProvider). */
@@ -37,6 +38,8 @@ export interface UnhandledError {
 export interface ClientContext {
   /** Single attempts with parking and deadlines; the client adds validation and retries. */
   readonly ops: ZooKeeperOperations;
+  /** The witnesses of `idempotent: true` writes (see WriteWitnesses). */
+  readonly witnesses: WriteWitnesses;
   readonly retryPolicy: RetryPolicy;
   readonly logger: Logger;
   /** Which states recipes must treat as "what I held may be gone". */

@@ -14,8 +14,12 @@ import {
   validateOptionsObject,
   validateSignal,
 } from './validate-operation-input.js';
-import { isNodeExists, isNoNode } from '../errors/predicates.js';
-import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
+import { IdempotentWrite } from './idempotent-write.js';
+import { createdPathAfterLostReply } from './lost-reply-results.js';
+import type { WriteAmbiguity } from './write-ambiguity.js';
+import { OutcomeUnknownError } from '../errors/outcome-unknown-error.js';
+import { isNodeExists, isNoNode, isOutcomeUnknown } from '../errors/predicates.js';
+import { InvalidArgumentError, NoNodeError } from '../errors/zookeeper-error-classes.js';
 import type { Logger } from '../logging/logger.js';
 import { findProtectedNode, protectedNameOfOwnId } from '../paths/protected-name.js';
 import { validatePath } from '../paths/validate-path.js';
@@ -46,6 +50,8 @@ export interface CreateRequest {
   readonly withStat: boolean;
   /** The caller's signal: a request still waiting for a connection is dropped when it aborts. */
   readonly signal: AbortSignal | undefined;
+  /** Exact answers after a lost reply through a witness (unless protection already gives them). */
+  readonly idempotent: boolean;
 }
 
 /** What a create attempt made: the server path and, when asked for, the node's Stat. */
@@ -61,6 +67,11 @@ export interface CreateDeps {
   readonly parentAcl: (path: string) => readonly Acl[];
   readonly currentSessionId: () => bigint | undefined;
   readonly logger: Logger;
+  /**
+   * How the call's attempts learn whether an earlier one was applied: through a witness
+   * (`idempotent`) or, by default, by the rules for a create that meets NODE_EXISTS.
+   */
+  readonly write: IdempotentWrite | WriteAmbiguity;
 }
 
 /** The parent of a server path and the node name to create under it. */
@@ -110,6 +121,7 @@ export function prepareCreate(
   }
   validateFlag('orSetData', options.orSetData);
   validateFlag('stat', options.stat);
+  validateFlag('idempotent', options.idempotent);
   validateSignal(options.signal);
   if (acl !== undefined) validateAcl(acl, path);
   // One id per call, kept across retries: it is how a retry recognises the first attempt's node.
@@ -127,6 +139,8 @@ export function prepareCreate(
     sendPath: protectedId === undefined ? serverPath : protectedPath(serverPath, protectedId),
     withStat: options.stat === true,
     signal: options.signal,
+    // A protected create finds its own node by its name already.
+    idempotent: options.idempotent === true && protectedId === undefined,
   };
   // The protected name is 40 characters longer; it must still be a valid path.
   if (protectedId !== undefined) validatePath(request.sendPath, { sequential });
@@ -158,7 +172,8 @@ export async function createAttempt(
   try {
     return await createWithParents(deps, request, path);
   } catch (error) {
-    if (!request.orSetData || !isNodeExists(error)) throw error;
+    if (!request.orSetData) throw error;
+    if (!isNodeExists(error) && !isOutcomeUnknown(error, 'NODE_EXISTS')) throw error;
     // Curator's orSetData: the node is there, so make its data ours.
     const stat = await deps.ops.setData(path, request.data, -1, request.signal);
     return { path, stat: request.withStat ? stat : undefined };
@@ -172,7 +187,7 @@ async function createWithParents(
 ): Promise<CreatedNode> {
   for (let made = 0; ; made++) {
     try {
-      return await createOnce(deps.ops, request, path);
+      return await createOnce(deps, request, path);
     } catch (error) {
       // A container parent can be reaped by the server between our ensurePath and our create
       // (its last child went and the container check ran): make it again, a few times.
@@ -187,6 +202,21 @@ async function createWithParents(
 const PARENT_ATTEMPTS = 3;
 
 async function createOnce(
+  deps: CreateDeps,
+  request: CreateRequest,
+  path: string,
+): Promise<CreatedNode> {
+  const { write } = deps;
+  if (write instanceof IdempotentWrite) return createWithWitness(deps.ops, write, request, path);
+  try {
+    return await write.attempt(() => sendCreate(deps.ops, request, path));
+  } catch (error) {
+    if (!write.ambiguous || !isNodeExists(error) || request.protectedId !== undefined) throw error;
+    return existingNodeOfOurs(deps, request, path, error);
+  }
+}
+
+async function sendCreate(
   ops: ZooKeeperOperations,
   request: CreateRequest,
   path: string,
@@ -199,6 +229,58 @@ async function createOnce(
     return request.withStat ? created : { path: created.path, stat: undefined };
   }
   return { path: await ops.create(path, data, acl, mode, signal, ttlMs), stat: undefined };
+}
+
+async function createWithWitness(
+  ops: ZooKeeperOperations,
+  write: IdempotentWrite,
+  request: CreateRequest,
+  path: string,
+): Promise<CreatedNode> {
+  const { data, acl, mode, signal, ttlMs } = request;
+  const outcome = await write.attemptOne({ type: 'create', path, data, acl, mode, ttlMs }, signal);
+  const created =
+    outcome.applied === 'now'
+      ? (outcome.results[0] as { path: string }).path
+      : await createdPathAfterLostReply(ops, path, mode, outcome, signal);
+  if (!request.withStat) return { path: created, stat: undefined };
+  const stat = await ops.exists(created, undefined, signal);
+  if (stat === null)
+    throw new NoNodeError({ path: created, detail: 'deleted right after its create' });
+  return { path: created, stat };
+}
+
+/**
+ * A create retried after a lost reply met NODE_EXISTS: the node may be the first attempt's.
+ * An ephemeral is ours exactly when this session owns it. A persistent node is taken as ours
+ * when it still has the data we sent and was never written (version 0), and as another's when
+ * it was never written and holds other data; written since, nothing tells (OutcomeUnknownError).
+ * Another creator with the very same bytes cannot be told apart: `idempotent: true` can.
+ */
+async function existingNodeOfOurs(
+  deps: CreateDeps,
+  request: CreateRequest,
+  path: string,
+  conflict: unknown,
+): Promise<CreatedNode> {
+  let read: { data: Buffer; stat: Stat };
+  try {
+    read = await deps.ops.getData(path, undefined, request.signal);
+  } catch (error) {
+    if (!isNoNode(error)) throw error;
+    throw new OutcomeUnknownError({ operation: 'create', path, answer: conflict });
+  }
+  const { data, stat } = read;
+  const ours = { path, stat: request.withStat ? stat : undefined };
+  if (request.mode.startsWith('EPHEMERAL')) {
+    if (stat.ephemeralOwner === deps.currentSessionId()) return ours;
+    throw conflict;
+  }
+  if (stat.ephemeralOwner !== 0n || (stat.version === 0 && !data.equals(request.data))) {
+    throw conflict;
+  }
+  if (stat.version === 0) return ours;
+  throw new OutcomeUnknownError({ operation: 'create', path, answer: conflict });
 }
 
 async function findOurProtectedNode(

@@ -13,7 +13,8 @@ export interface DeleteNodeOptions {
 }
 
 /**
- * One attempt at deleting `path`, used by the foreground delete (inside the retry loop) and by
+ * One attempt at deleting `path` (the delete itself by `deleteOnce`: a client's delete sends it
+ * with a witness or notes a lost reply), used by the foreground delete (inside the retry loop) and by
  * the guaranteed-delete queue (one attempt per background try).
  *
  * With `deleteChildren`, a NOT_EMPTY reply makes it remove the subtree depth-first and then
@@ -27,15 +28,16 @@ export async function deleteNode(
   path: string,
   options: DeleteNodeOptions,
   signal?: AbortSignal,
+  deleteOnce: () => Promise<void> = () => ops.delete(path, options.version, signal),
 ): Promise<void> {
   try {
-    await ops.delete(path, options.version, signal);
+    await deleteOnce();
   } catch (error) {
     if (isNoNode(error) && options.quietly) return;
     if (!isNotEmpty(error) || !options.deleteChildren) throw error;
     await deleteChildren(ops, path, signal);
     try {
-      await ops.delete(path, options.version, signal);
+      await deleteOnce();
     } catch (again) {
       if (isNoNode(again) && options.quietly) return;
       throw again;

@@ -26,6 +26,8 @@ import type {
   CreateOptions,
   OperationOptions,
   DeleteOptions,
+  SetDataOptions,
+  TransactionOptions,
   GetChildrenOptions,
   VersionOptions,
   WatchOptions,
@@ -33,6 +35,12 @@ import type {
 import { subscribeStateListener, type StateChangedListener } from './subscribe-state-listener.js';
 import type { TransactionOp, TransactionResult } from './transaction-op.js';
 import { fromWireResults, toWireTransaction } from './transaction-wire.js';
+import { TransactionFailedError } from './transaction-failed-error.js';
+import { IdempotentWrite } from './idempotent-write.js';
+import { statAfterLostReply, transactionResultsAfterLostReply } from './lost-reply-results.js';
+import { WriteAmbiguity } from './write-ambiguity.js';
+import type { WriteWitnesses } from './write-witnesses.js';
+import { OutcomeUnknownError } from '../errors/outcome-unknown-error.js';
 import {
   toNodeData,
   validateAcl,
@@ -45,7 +53,7 @@ import { wrapWatcher } from './wrap-watcher.js';
 import { whileConnected } from '../recipe-support/while-connected.js';
 import { checkEventListener, checkListener } from '../recipe-support/option-checks.js';
 import { ClosedError, IllegalStateError } from '../errors/zookeeper-error-classes.js';
-import { isRetryable } from '../errors/predicates.js';
+import { isBadVersion, isNoNode, isRetryable } from '../errors/predicates.js';
 import type { Logger } from '../logging/logger.js';
 import { validateTimeoutMs, validateVersion } from '../paths/validate-number.js';
 import { isAbortOf, retryLoop } from '../retry/retry-loop.js';
@@ -59,6 +67,7 @@ import type {
   SessionCredentials,
   Stat,
   Watcher,
+  WireTransactionOp,
   WireTransactionResult,
 } from '../zk/zookeeper-types.js';
 
@@ -71,6 +80,8 @@ export type FrameworkState = 'LATENT' | 'STARTED' | 'STOPPED';
  * a Proxy around the client.
  */
 export const TELEMETRY: unique symbol = Symbol('zkrecipes.telemetry');
+/** @internal The key of the client's write witnesses (recipe-support's `prepareIdempotentWrites`). */
+export const WRITE_WITNESSES: unique symbol = Symbol('zkrecipes.write-witnesses');
 /** @internal The key of the client's connection stream (recipe-support's `connectionStreamOf`). */
 export const CONNECTION_STREAM: unique symbol = Symbol('zkrecipes.connection-stream');
 
@@ -197,6 +208,11 @@ export class FrameworkClient {
     return this.#context.telemetry;
   }
 
+  /** @internal See `prepareIdempotentWrites` in recipe-support. */
+  [WRITE_WITNESSES](): WriteWitnesses {
+    return this.#context.witnesses;
+  }
+
   /** @internal See `connectionStreamOf` in recipe-support. */
   [CONNECTION_STREAM](): ConnectionStream {
     return this.#context.connection;
@@ -305,11 +321,15 @@ export class FrameworkClient {
     const request = prepareCreate(path, options, this.#mapper, aclProvider, useContainerParents);
     const { data, acl } = request;
     this.#checkSize('create', path, { pathBytes: this.#wireBytes(request.sendPath), data, acl });
+    const write = request.idempotent
+      ? this.#idempotentWrite('create', request.sendPath)
+      : new WriteAmbiguity();
     const deps = {
       ops: this.#context.ops,
       parentAcl: (parent: string) => resolveAcl(this.#context.aclProvider, parent),
       currentSessionId: () => this.#context.currentSessionId(),
       logger: this.#logger,
+      write,
     };
     try {
       const created = await this.#run(
@@ -318,6 +338,22 @@ export class FrameworkClient {
         (attempt) => createAttempt(deps, request, attempt),
         request.signal,
       );
+      if (
+        write instanceof WriteAmbiguity &&
+        write.ambiguous &&
+        request.mode.includes('SEQUENTIAL')
+      ) {
+        if (request.protectedId === undefined) {
+          // Nothing can tell whether the lost attempt made a node too: say so (see
+          // docs/framework/operations.md; `idempotent: true` makes exactly one).
+          this.#logger.warn(
+            'a sequential create was retried after a lost reply: it may have made a second node',
+            {
+              path: created.path,
+            },
+          );
+        }
+      }
       const clientPath = this.#mapper.toClient(created.path);
       return created.stat === undefined ? clientPath : { path: clientPath, stat: created.stat };
     } catch (error) {
@@ -337,6 +373,8 @@ export class FrameworkClient {
         });
       }
       throw error;
+    } finally {
+      if (write instanceof IdempotentWrite) write.finish();
     }
   }
 
@@ -350,16 +388,35 @@ export class FrameworkClient {
     validateFlag('guaranteed', guaranteed);
     validateFlag('deleteChildren', deleteChildren);
     validateFlag('quietly', quietly);
+    validateFlag('idempotent', options.idempotent);
     validateSignal(signal);
+    const write =
+      options.idempotent === true
+        ? this.#idempotentWrite('delete', serverPath)
+        : new WriteAmbiguity();
+    const deleteOnce = (): Promise<void> =>
+      write instanceof IdempotentWrite
+        ? write.attemptOne({ type: 'delete', path: serverPath, version }, signal).then(() => {})
+        : write.attempt(() => this.#context.ops.delete(serverPath, version, signal));
     try {
       await this.#run(
         'delete',
         path,
         () =>
-          deleteNode(this.#context.ops, serverPath, { version, deleteChildren, quietly }, signal),
+          deleteNode(
+            this.#context.ops,
+            serverPath,
+            { version, deleteChildren, quietly },
+            signal,
+            deleteOnce,
+          ),
         signal,
       );
     } catch (error) {
+      // A retry that finds no node after a lost reply cannot tell whose delete that was.
+      if (write instanceof WriteAmbiguity && write.ambiguous && isNoNode(error)) {
+        throw new OutcomeUnknownError({ operation: 'delete', path: serverPath, answer: error });
+      }
       // Given up on (a lost connection, or an abort before or after it was sent): a guaranteed
       // delete goes on in the background until the node is gone.
       if (
@@ -375,6 +432,8 @@ export class FrameworkClient {
         });
       }
       throw error;
+    } finally {
+      if (write instanceof IdempotentWrite) write.finish();
     }
   }
 
@@ -411,20 +470,50 @@ export class FrameworkClient {
   }
 
   /** Replaces the node's data; resolves the new Stat. */
-  async setData(path: string, data: Uint8Array, options: VersionOptions = {}): Promise<Stat> {
+  async setData(path: string, data: Uint8Array, options: SetDataOptions = {}): Promise<Stat> {
     validateOptionsObject('options', options);
     const serverPath = this.#mapper.toServer(path);
     const buffer = toNodeData(data, path, false);
     const { version = -1, signal } = options;
     validateVersion(version);
+    validateFlag('idempotent', options.idempotent);
     validateSignal(signal);
     this.#checkSize('setData', path, { pathBytes: this.#wireBytes(serverPath), data: buffer });
-    return this.#run(
-      'setData',
-      path,
-      () => this.#context.ops.setData(serverPath, buffer, version, signal),
-      signal,
-    );
+    if (options.idempotent === true) {
+      const write = this.#idempotentWrite('setData', serverPath);
+      const op = { type: 'setData', path: serverPath, data: buffer, version } as const;
+      try {
+        const outcome = await this.#run(
+          'setData',
+          path,
+          () => write.attemptOne(op, signal),
+          signal,
+        );
+        if (outcome.applied === 'now') return (outcome.results[0] as { stat: Stat }).stat;
+        return await this.#run(
+          'setData',
+          path,
+          () => statAfterLostReply(this.#context.ops, serverPath, outcome, version, signal),
+          signal,
+        );
+      } finally {
+        write.finish();
+      }
+    }
+    const ambiguity = new WriteAmbiguity();
+    try {
+      return await this.#run(
+        'setData',
+        path,
+        () =>
+          ambiguity.attempt(() => this.#context.ops.setData(serverPath, buffer, version, signal)),
+        signal,
+      );
+    } catch (error) {
+      throw ambiguity.ambiguous && (isBadVersion(error) || isNoNode(error))
+        ? new OutcomeUnknownError({ operation: 'setData', path: serverPath, answer: error })
+        : error;
+    }
   }
 
   /** The names of the node's children (unsorted, as the server returns them). */
@@ -480,12 +569,19 @@ export class FrameworkClient {
     validateVersion(version);
     validateSignal(signal);
     this.#checkSize('setAcl', path, { pathBytes: this.#wireBytes(serverPath), acl });
-    return this.#run(
-      'setAcl',
-      path,
-      () => this.#context.ops.setAcl(serverPath, acl, version, signal),
-      signal,
-    );
+    const ambiguity = new WriteAmbiguity();
+    try {
+      return await this.#run(
+        'setAcl',
+        path,
+        () => ambiguity.attempt(() => this.#context.ops.setAcl(serverPath, acl, version, signal)),
+        signal,
+      );
+    } catch (error) {
+      throw ambiguity.ambiguous && (isBadVersion(error) || isNoNode(error))
+        ? new OutcomeUnknownError({ operation: 'setAcl', path: serverPath, answer: error })
+        : error;
+    }
   }
 
   /**
@@ -494,24 +590,78 @@ export class FrameworkClient {
    */
   async transaction(
     ops: readonly TransactionOp[],
-    options: OperationOptions = {},
+    options: TransactionOptions = {},
   ): Promise<TransactionResult[]> {
     const wireOps = toWireTransaction(ops, this.#mapper, this.#context.aclProvider);
     validateOptionsObject('options', options);
     const { signal } = options;
+    validateFlag('idempotent', options.idempotent);
     validateSignal(signal);
     const size = multiBytes(wireOps, (opPath) => this.#wireBytes(opPath));
     checkRequestSize('transaction', size, this.#context.maxRequestBytes, undefined);
-    const results = await this.#run(
-      'transaction',
-      undefined,
-      () =>
-        wireOps.length === 0
-          ? Promise.resolve<WireTransactionResult[]>([])
-          : this.#context.ops.multi(wireOps, signal),
-      signal,
-    );
+    if (wireOps.length === 0) {
+      return this.#run('transaction', undefined, () => Promise.resolve([]), signal);
+    }
+    const results =
+      options.idempotent === true
+        ? await this.#idempotentTransaction(wireOps, signal)
+        : await this.#transactionOnce(wireOps, signal);
     return fromWireResults(results, wireOps, this.#mapper);
+  }
+
+  async #transactionOnce(
+    wireOps: readonly WireTransactionOp[],
+    signal: AbortSignal | undefined,
+  ): Promise<WireTransactionResult[]> {
+    const ambiguity = new WriteAmbiguity();
+    try {
+      return await this.#run(
+        'transaction',
+        undefined,
+        () => ambiguity.attempt(() => this.#context.ops.multi(wireOps, signal)),
+        signal,
+      );
+    } catch (error) {
+      throw ambiguity.ambiguous && error instanceof TransactionFailedError
+        ? new OutcomeUnknownError({ operation: 'transaction', path: error.path, answer: error })
+        : error;
+    }
+  }
+
+  async #idempotentTransaction(
+    wireOps: readonly WireTransactionOp[],
+    signal: AbortSignal | undefined,
+  ): Promise<WireTransactionResult[]> {
+    const write = this.#idempotentWrite('transaction', undefined);
+    try {
+      const outcome = await this.#run(
+        'transaction',
+        undefined,
+        () => write.attempt(wireOps, signal),
+        signal,
+      );
+      if (outcome.applied === 'now') return outcome.results;
+      return await this.#run(
+        'transaction',
+        undefined,
+        () => transactionResultsAfterLostReply(this.#context.ops, wireOps, outcome, signal),
+        signal,
+      );
+    } finally {
+      write.finish();
+    }
+  }
+
+  #idempotentWrite(operation: string, serverPath: string | undefined): IdempotentWrite {
+    return new IdempotentWrite(
+      {
+        ops: this.#context.ops,
+        witnesses: this.#context.witnesses,
+        currentSessionId: () => this.#context.currentSessionId(),
+      },
+      operation,
+      serverPath,
+    );
   }
 
   /**

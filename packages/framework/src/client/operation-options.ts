@@ -13,8 +13,24 @@ export interface SignalOptions {
   readonly signal?: AbortSignal | undefined;
 }
 
+/** The `idempotent` option of the writes. */
+export interface IdempotentOptions {
+  /**
+   * Answer exactly even when the reply is lost (Curator 5.2's `idempotent()`, made exact): the
+   * write travels in one transaction with a witness node of this session, so a retry after a
+   * lost reply learns from the server whether the first attempt was applied, and the call
+   * resolves as that attempt would have (a versioned setData resolves, not BAD_VERSION, when its
+   * first attempt wrote). Costs one more op in the same request, and a witness node per write
+   * in flight (see `writeWitnessPath`). Only a session lost with the write in flight leaves the
+   * outcome unknown (OutcomeUnknownError). Without it, a retry's conflict after a lost reply
+   * rejects with OutcomeUnknownError instead of being taken at face value. Default: false.
+   * See docs/framework/operations.md, "when a reply is lost".
+   */
+  readonly idempotent?: boolean | undefined;
+}
+
 /** Options of {@link FrameworkClient.create}. */
-export interface CreateOptions extends SignalOptions {
+export interface CreateOptions extends SignalOptions, IdempotentOptions {
   /** The node's data. Default: empty. At most MAX_NODE_DATA_BYTES. */
   readonly data?: Uint8Array | undefined;
   /**
@@ -66,7 +82,7 @@ export interface CreatedWithStat {
 }
 
 /** Options of {@link FrameworkClient.delete}. */
-export interface DeleteOptions extends SignalOptions {
+export interface DeleteOptions extends SignalOptions, IdempotentOptions {
   /** The version the node must have; -1 (the default) matches any. */
   readonly version?: number | undefined;
   /**
@@ -81,8 +97,11 @@ export interface DeleteOptions extends SignalOptions {
   readonly quietly?: boolean | undefined;
 }
 
-/** Options of {@link FrameworkClient.transaction}, getAcl and the other operations with no options of their own. */
+/** Options of getAcl, sync and the other operations with no options of their own. */
 export type OperationOptions = SignalOptions;
+
+/** Options of {@link FrameworkClient.transaction}. */
+export interface TransactionOptions extends SignalOptions, IdempotentOptions {}
 
 /** The watch option of the reads. */
 export interface WatchOptions {
@@ -98,6 +117,9 @@ export interface WatchOptions {
    */
   readonly signal?: AbortSignal | undefined;
 }
+
+/** Options of {@link FrameworkClient.setData}. */
+export interface SetDataOptions extends VersionOptions, IdempotentOptions {}
 
 /** Options of {@link FrameworkClient.getChildren}. */
 export interface GetChildrenOptions extends WatchOptions {

@@ -90,6 +90,17 @@ export function isIllegalState(err: unknown): boolean {
 }
 
 /**
+ * A write whose reply was lost, and the server's state cannot tell whether it took effect
+ * (OUTCOME_UNKNOWN, ours; see OutcomeUnknownError). With `answered`, also requires that the
+ * retry met that code: `isOutcomeUnknown(err, 'NODE_EXISTS')` is a create-if-absent's "the node
+ * is there, maybe of our own making".
+ */
+export function isOutcomeUnknown(err: unknown, answered?: ZooKeeperErrorCodeName): boolean {
+  if (!hasCode(err, 'OUTCOME_UNKNOWN')) return false;
+  return answered === undefined || hasCode((err as { answer?: unknown }).answer, answered);
+}
+
+/**
  * Whether a retry loop may try again: true exactly for ZooKeeper errors with code
  * CONNECTION_LOSS, OPERATION_TIMEOUT, SESSION_MOVED or SESSION_EXPIRED; false for anything else,
  * including errors that are not ZooKeeper errors at all.

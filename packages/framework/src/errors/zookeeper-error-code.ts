@@ -11,6 +11,8 @@ export type { ZooKeeperWireCodeName } from '@zkrecipes/wire';
  * - `INVALID_ARGUMENT`: bad input caught before anything was sent;
  * - `ILLEGAL_STATE`: a call the object's lifecycle does not allow now (start() twice, an
  *   operation before start());
+ * - `OUTCOME_UNKNOWN`: a write was sent, its reply was lost, and what the server holds cannot
+ *   tell whether it took effect;
  * - `UNKNOWN`: the server sent a number we have no name for (the number is kept in `zkCode`).
  */
 export const ZooKeeperLocalErrorCode = {
@@ -20,11 +22,13 @@ export const ZooKeeperLocalErrorCode = {
   INVALID_ARGUMENT: 'INVALID_ARGUMENT',
   /** A call the object's lifecycle does not allow now (start() twice, use before start()). */
   ILLEGAL_STATE: 'ILLEGAL_STATE',
+  /** A write whose reply was lost, and the server's state cannot tell whether it took effect. */
+  OUTCOME_UNKNOWN: 'OUTCOME_UNKNOWN',
   /** The server sent an error number this library has no name for (kept in `zkCode`). */
   UNKNOWN: 'UNKNOWN',
 } as const;
 
-/** One of our own codes: `'CLOSED' | 'INVALID_ARGUMENT' | 'ILLEGAL_STATE' | 'UNKNOWN'`. */
+/** One of our own codes: `'CLOSED' | 'INVALID_ARGUMENT' | 'ILLEGAL_STATE' | 'OUTCOME_UNKNOWN' | 'UNKNOWN'`. */
 export type ZooKeeperLocalErrorCode =
   (typeof ZooKeeperLocalErrorCode)[keyof typeof ZooKeeperLocalErrorCode];
 

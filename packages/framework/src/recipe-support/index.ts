@@ -36,6 +36,7 @@ export { NOT_CONNECTED, whileConnected } from './while-connected.js';
 export type { WhileConnected } from './while-connected.js';
 // The connection as recipes see it: states, losses (an epoch), the connection up now, the close
 export { connectionStreamOf } from './connection-stream-of.js';
+export { prepareIdempotentWrites } from './prepare-idempotent-writes.js';
 export { ConnectionStream } from '../state/connection-stream.js';
 export type { LossCause } from '../state/connection-stream.js';
 // Retrying background work (a node to keep, a delete to finish) the way the retry policy says

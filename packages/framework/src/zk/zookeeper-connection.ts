@@ -7,6 +7,7 @@ import {
   SessionExpiredError,
 } from '../errors/zookeeper-error-classes.js';
 import { isConnectionLoss, isRetryable, isZooKeeperError } from '../errors/predicates.js';
+import { markNeverSent } from '../errors/never-sent.js';
 import type { Logger } from '../logging/logger.js';
 import type { ConnectionEvent } from './connection-event.js';
 import { ConnectionHealthMonitor } from './connection-health-monitor.js';
@@ -456,9 +457,11 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
       const stopListening = signal && onAbort(signal, () => parked.reject(signal.reason as Error));
       const timer = setTimeout(() => {
         parked.reject(
-          new ConnectionLossError({
-            detail: `not connected within connectionTimeoutMs (${this.#options.connectionTimeoutMs} ms)`,
-          }),
+          markNeverSent(
+            new ConnectionLossError({
+              detail: `not connected within connectionTimeoutMs (${this.#options.connectionTimeoutMs} ms)`,
+            }),
+          ),
         );
       }, this.#options.connectionTimeoutMs);
       this.#parked.push(parked);

@@ -1,5 +1,6 @@
 // A ClientContext and ClientLifecycle around a FakeZooKeeper, with the state streams as
 // subjects the test drives and unhandled errors collected in an array.
+import { WriteWitnesses } from '../../src/client/write-witnesses.js';
 import { ConnectionStream } from '../../src/state/connection-stream.js';
 import { CallOrderGate } from '../../src/client/call-order-gate.js';
 import { BehaviorSubject, Subject } from 'rxjs';
@@ -58,6 +59,14 @@ export async function fakeSetup(options: FakeSetupOptions = {}): Promise<FakeSet
 
   const context: ClientContext = {
     ops: zk,
+    witnesses: new WriteWitnesses({
+      ops: zk,
+      basePath: '/zkrecipes-witnesses',
+      aclFor: () => defaultAclProvider.defaultAcl(),
+      currentSessionId: () => zk.sessionId,
+      parentMode: 'CONTAINER',
+      maxSlots: 64,
+    }),
     retryPolicy: options.retryPolicy ?? immediateRetry(3),
     logger: silentLogger,
     errorPolicy: 'standard',

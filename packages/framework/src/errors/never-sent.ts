@@ -1,0 +1,15 @@
+// Errors of requests that never left this client (a request that waited for a connection
+// until connectionTimeoutMs): their write cannot have been applied, so a retry's conflict is
+// not ambiguous (see client/write-ambiguity.ts).
+const neverSent = new WeakSet<object>();
+
+/** Marks `error` as the failure of a request that was never sent; returns it. */
+export function markNeverSent<E extends object>(error: E): E {
+  neverSent.add(error);
+  return error;
+}
+
+/** False only for a failure known to have happened before the request was sent. */
+export function wasSent(error: unknown): boolean {
+  return typeof error !== 'object' || error === null || !neverSent.has(error);
+}
