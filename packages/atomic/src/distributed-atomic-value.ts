@@ -3,6 +3,7 @@ import {
   isBadVersion,
   isNodeExists,
   isNoNode,
+  isOutcomeUnknown,
   type RetryPolicy,
   retryLoop,
   type Stat,
@@ -116,7 +117,7 @@ export class DistributedAtomicValue {
     try {
       await this.#client.create(this.#path, { data: bytes, createParents: true, signal });
     } catch (error) {
-      if (!isNodeExists(error)) throw error;
+      if (!isNodeExists(error) && !isOutcomeUnknown(error, 'NODE_EXISTS')) throw error;
       await this.#client.setData(this.#path, bytes, { signal });
     }
   }
@@ -156,7 +157,12 @@ export class DistributedAtomicValue {
     const bytes = checkBytes('value', value);
     const signal = checkCallOptions(options);
     try {
-      await this.#client.create(this.#path, { data: bytes, createParents: true, signal });
+      await this.#client.create(this.#path, {
+        data: bytes,
+        createParents: true,
+        signal,
+        idempotent: true,
+      });
       return true;
     } catch (error) {
       if (isNodeExists(error)) return false;
@@ -178,7 +184,11 @@ export class DistributedAtomicValue {
     result.preValue = current?.data;
     if (current === undefined || !sameBytes(expected, current.data)) return result;
     try {
-      await this.#client.setData(this.#path, bytes, { version: current.stat.version, signal });
+      await this.#client.setData(this.#path, bytes, {
+        version: current.stat.version,
+        signal,
+        idempotent: true,
+      });
       result.succeeded = true;
       result.postValue = bytes;
     } catch (error) {
@@ -278,12 +288,20 @@ export class DistributedAtomicValue {
     result.preValue = current?.data;
     const newValue = make(current?.data);
     try {
+      // idempotent: a lost reply never counts a landed write as a lost race (which would apply
+      // the change twice) nor a lost race as a landed write.
       if (current === undefined) {
-        await this.#client.create(this.#path, { data: newValue, createParents: true, signal });
+        await this.#client.create(this.#path, {
+          data: newValue,
+          createParents: true,
+          signal,
+          idempotent: true,
+        });
       } else {
         await this.#client.setData(this.#path, newValue, {
           version: current.stat.version,
           signal,
+          idempotent: true,
         });
       }
     } catch (error) {

@@ -11,6 +11,7 @@ import {
   isConnectedState,
   isNodeExists,
   isNoNode,
+  isOutcomeUnknown,
   isRetryable,
   type Logger,
   type RecipeError,
@@ -28,6 +29,7 @@ import {
   RearmableWatch,
   checkRecipeOptions,
   connectionStreamOf,
+  prepareIdempotentWrites,
 } from '@zkrecipes/framework/recipe-support';
 import { checkBytes, sameBytes } from './bytes.js';
 import { checkCallOptions, type CallOptions } from './call-options.js';
@@ -211,9 +213,11 @@ export class SharedValue {
     try {
       await this.#client.create(this.#path, { data: this.#seed, createParents: true, signal });
     } catch (error) {
-      if (!isNodeExists(error)) throw error;
+      if (!isNodeExists(error) && !isOutcomeUnknown(error, 'NODE_EXISTS')) throw error;
     }
     await this.#read(signal);
+    // trySetValue is an idempotent write: its witness is made while nothing waits for it.
+    prepareIdempotentWrites(this.#client);
   }
 
   /**
@@ -231,7 +235,8 @@ export class SharedValue {
   /**
    * Compare-and-set (Curator's `trySetValue(previous, newValue)`): writes `newValue` only if
    * `previous` is still what this object has cached (same zxid, same bytes) and the node still
-   * has `previous.version`. Resolves false otherwise, without writing; after a lost race on the
+   * has `previous.version`. Resolves false otherwise, without writing (also when a reply was
+   * lost: the answer is about this call's own write); after a lost race on the
    * server it first reads the node again, so `getVersionedValue()` then has the winner's value.
    * Throws InvalidArgumentError for a `previous` whose version is -1 (never read from the
    * node, or the version overflowed, ZOOKEEPER-4743: a versioned write cannot be expressed).
@@ -254,9 +259,11 @@ export class SharedValue {
       );
     }
     try {
+      // idempotent: after a lost reply, true exactly when this write is the one that landed.
       const stat = await this.#client.setData(this.#path, bytes, {
         version: expected.version,
         signal,
+        idempotent: true,
       });
       this.#update(stat, bytes);
       return true;

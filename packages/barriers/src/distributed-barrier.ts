@@ -1,6 +1,7 @@
 import {
   type FrameworkClient,
   isNodeExists,
+  isOutcomeUnknown,
   type SignalOptions,
   validatePath,
 } from '@zkrecipes/framework';
@@ -59,7 +60,7 @@ export class DistributedBarrier {
     try {
       await this.#client.create(this.#path, { createParents: true, signal: options.signal });
     } catch (error) {
-      if (!isNodeExists(error)) throw error;
+      if (!isNodeExists(error) && !isOutcomeUnknown(error, 'NODE_EXISTS')) throw error;
     }
   }
 

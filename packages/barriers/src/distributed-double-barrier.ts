@@ -3,6 +3,7 @@ import {
   type FrameworkClient,
   InvalidArgumentError,
   isNodeExists,
+  isOutcomeUnknown,
   isNoNode,
   joinPath,
   NoNodeError,
@@ -322,7 +323,7 @@ export class DistributedDoubleBarrier {
     try {
       await this.#client.create(this.#readyPath, { signal });
     } catch (error) {
-      if (!isNodeExists(error)) throw error;
+      if (!isNodeExists(error) && !isOutcomeUnknown(error, 'NODE_EXISTS')) throw error;
     }
   }
 

@@ -3,6 +3,7 @@ import {
   isBadVersion,
   isNoNode,
   isNodeExists,
+  isOutcomeUnknown,
   isRetryable,
   op,
   type CreateMode,
@@ -282,7 +283,8 @@ export class NodeKeeper {
       } catch (error) {
         // Deleted or rewritten since our read (e.g. an earlier object with this name, closed
         // while its create was in flight, deletes the node it then finds): look again.
-        if (!isNoNode(error) && !isBadVersion(error)) throw error;
+        // After a lost reply, OUTCOME_UNKNOWN: looking again re-reads and rewrites (harmless).
+        if (!isNoNode(error) && !isBadVersion(error) && !isOutcomeUnknown(error)) throw error;
         this.#needEnsure = true;
         return 'again';
       }
@@ -331,7 +333,7 @@ export class NodeKeeper {
     const token = this.#nodeWatch.next();
     const [written, read] = await Promise.allSettled([write, this.#watchRead(path, token)]);
     if (written.status === 'rejected') {
-      if (!isNoNode(written.reason)) throw written.reason;
+      if (!isNoNode(written.reason) && !isOutcomeUnknown(written.reason)) throw written.reason;
       this.#needEnsure = true;
       return 'again';
     }

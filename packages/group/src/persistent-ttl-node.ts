@@ -3,6 +3,7 @@ import {
   InvalidArgumentError,
   isClosed,
   isNoNode,
+  isOutcomeUnknown,
   isRetryable,
   iterableObservable,
   MAX_TTL_MS,
@@ -175,7 +176,7 @@ export class PersistentTtlNode {
       try {
         await this.#client.setData(this.#childPath, Buffer.alloc(0), { signal });
       } catch (error) {
-        if (!isNoNode(error)) throw error;
+        if (!isNoNode(error) && !isOutcomeUnknown(error, 'NO_NODE')) throw error;
         await this.#client.create(this.#childPath, {
           mode: 'PERSISTENT_WITH_TTL',
           ttlMs: this.#ttlMs,

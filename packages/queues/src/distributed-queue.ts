@@ -410,6 +410,8 @@ export class DistributedQueue<T = Buffer> {
         data: encodeEnvelope(serialized),
         mode: 'PERSISTENT_SEQUENTIAL',
         createParents: true,
+        // A put whose reply was lost is neither queued twice nor reported as failed.
+        idempotent: true,
         signal: requestSignal(this.#client, limits?.signal, closing.signal),
       });
       const path = await closing.until(creating);

@@ -1,4 +1,15 @@
-import { isNodeExists, isNoNode, type FrameworkClient } from '@zkrecipes/framework';
+import {
+  isNodeExists,
+  isNoNode,
+  isOutcomeUnknown,
+  type FrameworkClient,
+} from '@zkrecipes/framework';
+import { prepareIdempotentWrites } from '@zkrecipes/framework/recipe-support';
+
+/** A create-if-absent's "it is there": NODE_EXISTS, also after a lost reply. */
+function existsAlready(error: unknown): boolean {
+  return isNodeExists(error) || isOutcomeUnknown(error, 'NODE_EXISTS');
+}
 
 /**
  * Creates the queue's node (and parents) if missing and lists its children, in one round trip:
@@ -19,7 +30,9 @@ export async function ensureAndList(
     client.create(path, { createParents: true, mode, signal }),
     client.getChildren(path, { signal }),
   ]);
-  if (created.status === 'rejected' && !isNodeExists(created.reason)) throw created.reason;
+  if (created.status === 'rejected' && !existsAlready(created.reason)) throw created.reason;
+  // Claims and puts are idempotent writes: their witness is made while nothing waits for it.
+  prepareIdempotentWrites(client);
   if (listed.status === 'fulfilled') return listed.value;
   if (!isNoNode(listed.reason)) throw listed.reason;
   return client.getChildren(path, { signal });
@@ -34,6 +47,6 @@ export async function ensureNode(
   try {
     await client.create(path, { createParents: true, signal });
   } catch (error) {
-    if (!isNodeExists(error)) throw error;
+    if (!existsAlready(error)) throw error;
   }
 }

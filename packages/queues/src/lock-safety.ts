@@ -156,11 +156,14 @@ export class LockSafety {
       // one another consumer on the same session made (Curator puts the host address there).
       const holder = Buffer.from(presencePath.slice(presencePath.lastIndexOf('/') + 1));
       try {
-        await this.#client.transaction([
-          op.check(presencePath),
-          op.create(lockNodePath, { mode: 'EPHEMERAL', data: holder }),
-          op.check(itemPath, { version }),
-        ]);
+        await this.#client.transaction(
+          [
+            op.check(presencePath),
+            op.create(lockNodePath, { mode: 'EPHEMERAL', data: holder }),
+            op.check(itemPath, { version }),
+          ],
+          { idempotent: true },
+        );
         return { kind: 'locked', lease: newLease() };
       } catch (error) {
         if (!(error instanceof TransactionFailedError)) throw error;
@@ -231,7 +234,7 @@ export class LockSafety {
     return retryLoop<FinishOutcome>(
       async () => {
         try {
-          const results = await this.#client.transaction(ops);
+          const results = await this.#client.transaction(ops, { idempotent: true });
           const created = results.find((result) => result.type === 'create');
           return { kind: 'done', requeuedAs: created?.path };
         } catch (error) {

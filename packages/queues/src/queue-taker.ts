@@ -349,7 +349,13 @@ export class QueueTaker {
           if (outcome.kind === 'gone') break;
         } else {
           const deleting = this.#claims.track(
-            client.delete(path, { version: item.version, signal: this.#claims.signalFor() }),
+            // idempotent: a claim whose reply was lost is known to be ours, never taken for
+            // another consumer's (which would lose the item).
+            client.delete(path, {
+              version: item.version,
+              signal: this.#claims.signalFor(),
+              idempotent: true,
+            }),
           );
           this.#readAhead();
           this.#listAhead();
@@ -360,7 +366,13 @@ export class QueueTaker {
           });
           if (result.ok) {
             this.#deleted(name);
-            return { name, path, data: item.data, lease: undefined };
+            const taken = { name, path, data: item.data, lease: undefined };
+            // An older item was won meanwhile by a claim whose take had given up: it goes
+            // first, and this one to the next take.
+            const late = this.#late.next();
+            if (late === undefined) return taken;
+            this.#late.add(taken);
+            return late;
           }
           if (isNoNode(result.error)) break;
           if (!isBadVersion(result.error)) throw result.error;

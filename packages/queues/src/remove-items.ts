@@ -41,7 +41,7 @@ async function removeOne(name: string, options: RemoveItemsOptions): Promise<boo
   const itemPath = joinPath(queuePath, name);
   try {
     if (lockPath === undefined) {
-      await client.delete(itemPath, { signal });
+      await client.delete(itemPath, { signal, idempotent: true });
     } else {
       const lockNodePath = joinPath(lockPath, name);
       await client.transaction(
@@ -50,7 +50,7 @@ async function removeOne(name: string, options: RemoveItemsOptions): Promise<boo
           op.delete(itemPath),
           op.delete(lockNodePath),
         ],
-        { signal },
+        { signal, idempotent: true },
       );
     }
     return true;

@@ -133,6 +133,8 @@ export class SimpleDistributedQueue {
         data,
         mode: 'PERSISTENT_SEQUENTIAL',
         createParents: true,
+        // A put whose reply was lost is neither queued twice nor reported as failed.
+        idempotent: true,
         signal: requestSignal(this.#client, signal, closing.signal),
       });
       const created = await closing.until(creating);
