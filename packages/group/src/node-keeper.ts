@@ -204,12 +204,14 @@ export class NodeKeeper {
   async #createFirst(): Promise<StepOutcome> {
     const { basePath, mode, protection, createParents } = this.#options;
     const { data, gen } = this.#snapshot();
-    // Its name is unknown until the reply: with protection the client removes a node whose
-    // create was cut off; without, a lost reply may leave one behind, as in Curator.
+    // Its name is unknown until the reply: with protection the client finds (or removes) a
+    // node whose create was cut off; without, the create is idempotent, so a lost reply
+    // leaves no second node behind (Curator's would).
     const path = await this.#client.create(basePath, {
       mode,
       data,
       protection,
+      idempotent: true,
       createParents,
       signal: this.#options.signal,
     });
@@ -239,7 +241,9 @@ export class NodeKeeper {
       this.#created(path, gen, session);
       return this.#readOutcome(read);
     }
-    if (!isNodeExists(created.reason)) throw created.reason;
+    // After a lost reply a node written since cannot be told ours: adopting it decides.
+    const exists = isNodeExists(created.reason) || isOutcomeUnknown(created.reason, 'NODE_EXISTS');
+    if (!exists) throw created.reason;
     if (read.status === 'rejected' || read.value === undefined) return this.#readOutcome(read);
     return this.#adopt(path, read.value.stat, read.value.data, session);
   }

@@ -338,21 +338,19 @@ export class FrameworkClient {
         (attempt) => createAttempt(deps, request, attempt),
         request.signal,
       );
+      const sequential = request.mode.includes('SEQUENTIAL');
       if (
         write instanceof WriteAmbiguity &&
         write.ambiguous &&
-        request.mode.includes('SEQUENTIAL')
+        sequential &&
+        !request.protectedId
       ) {
-        if (request.protectedId === undefined) {
-          // Nothing can tell whether the lost attempt made a node too: say so (see
-          // docs/framework/operations.md; `idempotent: true` makes exactly one).
-          this.#logger.warn(
-            'a sequential create was retried after a lost reply: it may have made a second node',
-            {
-              path: created.path,
-            },
-          );
-        }
+        // Nothing can tell whether the lost attempt made a node too: say so (see
+        // docs/framework/operations.md; `idempotent: true` makes exactly one).
+        this.#logger.warn(
+          'a sequential create was retried after a lost reply: it may have made a second node',
+          { path: created.path },
+        );
       }
       const clientPath = this.#mapper.toClient(created.path);
       return created.stat === undefined ? clientPath : { path: clientPath, stat: created.stat };

@@ -41,6 +41,11 @@ export class IdempotentWrite {
   readonly #path: string | undefined;
   #slot: WitnessSlot | undefined;
   #ambiguous = false;
+  /**
+   * True while the slot's last request has no answer from the server (it was aborted, or cut
+   * off): it may still be applied later, so the slot must not serve another write.
+   */
+  #unanswered = false;
   /** The witness's Stat after our lost attempt, once found applied. */
   #earlier: Stat | undefined;
 
@@ -74,8 +79,10 @@ export class IdempotentWrite {
       data: EMPTY,
       version: expected,
     };
+    this.#unanswered = true;
     try {
       const results = await this.#ops.multi([witness, ...ops], signal);
+      this.#unanswered = false;
       const first = results[0];
       slot.version = first?.type === 'setData' ? first.stat.version : expected + 1;
       return { applied: 'now', results: results.slice(1) };
@@ -85,6 +92,7 @@ export class IdempotentWrite {
         throw error;
       }
       if (!(error instanceof TransactionFailedError)) throw error;
+      this.#unanswered = false;
       if (error.failedOpIndex === 0) {
         if (await this.#appliedEarlier(slot, expected, error, signal)) {
           return { applied: 'earlier', zxid: this.#earlier!.mzxid, mtime: this.#earlier!.mtime };
@@ -119,8 +127,8 @@ export class IdempotentWrite {
     const slot = this.#slot;
     this.#slot = undefined;
     if (slot === undefined) return;
-    // A slot whose last write is unresolved cannot be trusted by the next caller.
-    if (this.#ambiguous) this.#witnesses.discard(slot);
+    // A slot whose last write is unresolved, or may still be on its way, cannot serve the next.
+    if (this.#ambiguous || this.#unanswered) this.#witnesses.discard(slot);
     else this.#witnesses.release(slot);
   }
 

@@ -67,8 +67,9 @@ export class WriteWitnesses {
       const free = this.#free.pop();
       if (free !== undefined) return free;
       if (this.#warming !== undefined) {
-        // A slot is on its way already: waiting for it is quicker than making another.
-        await this.#warming;
+        // A slot is on its way already: waiting for it is quicker than making another (its
+        // release or discard wakes one waiter; the caller's signal bounds the wait).
+        await this.#wake(signal);
         continue;
       }
       if (this.#made < this.#deps.maxSlots) {
@@ -126,6 +127,7 @@ export class WriteWitnesses {
     this.#sessionId = sessionId;
     this.#free = [];
     this.#made = 0;
+    this.#warming = undefined;
     for (const wake of this.#waiting.splice(0)) wake();
   }
 
