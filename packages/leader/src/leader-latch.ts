@@ -25,6 +25,7 @@ import {
   deleteOwnNode,
   connectionStreamOf,
   checkWaitOptions,
+  type ConnectionStream,
 } from '@zkrecipes/framework/recipe-support';
 import { sortParticipants } from '@zkrecipes/locks';
 import { checkConcurrency, checkId } from './check-options.js';
@@ -116,8 +117,8 @@ export class LeaderLatch {
   #failedWork: Work = 'check';
   /** The node ahead of ours, or ours while we lead: its change makes us look again. */
   readonly #watch: SingleWatch;
-  /** Counts error-policy states, so a check that spans one does not claim leadership. */
-  #troubles = 0;
+  /** The client's connection: its epoch tells a check whether it may claim leadership. */
+  readonly #connection: ConnectionStream;
   #stopListening: (() => void) | undefined;
   /** Aborted by close(): every request of the latch stops waiting for a connection or a retry. */
   readonly #closer = new AbortController();
@@ -135,6 +136,7 @@ export class LeaderLatch {
     this.#concurrency = checkConcurrency(options.concurrency, DEFAULT_PARTICIPANT_READ_CONCURRENCY);
     this.#client = client;
     this.#path = path;
+    this.#connection = connectionStreamOf(client);
     this.#logger = client.logger.child({ component: 'LeaderLatch', path });
     const telemetry = new LeaderTelemetry(client, 'LeaderLatch', path);
     this.#leadership = new LeadershipState(client, this.#logger, telemetry);
@@ -259,9 +261,9 @@ export class LeaderLatch {
       );
     }
     this.#state = LeaderState.STARTED;
-    const stopStates = connectionStreamOf(this.#client).onState((state) => this.#onState(state));
+    const stopStates = this.#connection.onState((state) => this.#onState(state));
     // A closed client ends the session, and leadership with it (it sends no state for that).
-    const { closedSignal } = connectionStreamOf(this.#client);
+    const { closedSignal } = this.#connection;
     const onClientClosed = (): void => this.#leadership.set(false);
     closedSignal.addEventListener('abort', onClientClosed, { once: true });
     this.#stopListening = () => {
@@ -355,7 +357,6 @@ export class LeaderLatch {
   #onState(state: ConnectionState): void {
     if (this.#state !== LeaderState.STARTED) return;
     if (isErrorState(state, this.#client.errorPolicy)) {
-      this.#troubles++;
       this.#leadership.set(false);
     } else if (state === ConnectionState.RECONNECTED) {
       // The check resets when the session changed: our node would vanish with the old one.
@@ -436,7 +437,8 @@ export class LeaderLatch {
 
   /** Looks where we stand (Curator's `checkLeadership`): lead, or watch the node ahead. */
   async #check(): Promise<void> {
-    const troubles = this.#troubles;
+    // Read before any request of the check is sent: what the check sees dates from then.
+    const epoch = this.#connection.epoch;
     const ourPath = this.#ourPath;
     if (ourPath === undefined || this.#ourSession !== this.#client.sessionId) {
       return this.#reset();
@@ -472,10 +474,14 @@ export class LeaderLatch {
       });
       return this.#reset();
     }
-    // A connection problem since the check began: RECONNECTED will make us look again.
-    if (troubles !== this.#troubles) return;
-    const state = this.#client.connectionState;
-    if (state !== undefined && isErrorState(state, this.#client.errorPolicy)) return;
+    // Lead only while the session is proven sound since the check began. After a loss (an
+    // error state, now or since), RECONNECTED makes us look again. Without one, the answers
+    // predate a stall the client has not noticed yet (a frozen process whose session may be
+    // gone): look again now; the reads wait for a connection, and their answers prove it.
+    if (!this.#connection.isValidSince(epoch)) {
+      if (this.#connection.lossSince(epoch) === undefined) this.#request('check');
+      return;
+    }
     this.#lastPathIsLeader = ourPath;
     this.#leadership.set(true);
   }

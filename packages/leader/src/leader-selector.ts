@@ -436,8 +436,10 @@ export class LeaderSelector {
     // the way from the confirming read to takeLeadership. The subscription ends with the hold.
     this.#mutex.whenHoldLost((reason) => cancel.abort(reason));
     const { signal } = cancel;
-    // Won from a queue position that is already in doubt: do not hand it out.
-    if (signal.aborted) return;
+    // Won from a queue position that is already in doubt, or won on a look the session is no
+    // longer proven since (the mutex grants only valid holds; this is the last line before
+    // takeLeadership): do not hand it out. The node goes, and autoRequeue queues again.
+    if (signal.aborted || this.#mutex.hold?.isValid() !== true) return;
     this.#leadership.set(true);
     const leadership = new SelectorLeadership(this.#client, signal);
     const led = this.#runTakeLeadership(signal, leadership);

@@ -129,6 +129,53 @@ describe('LeaderLatch under faults', () => {
     }
   });
 
+  it('the answer that makes it first in line is handled after an event-loop stall past 2/3 of the session timeout: isLeader is not set on it; the latch looks again and leads, valid, in the same session', async () => {
+    const path = uniquePath('latch-faults');
+    const client = await connectedClient(server, { sessionTimeoutMs: 4000 });
+    const other = await connectedClient(server);
+    // Once armed, the next getData reply reaches the latch only after a 3 s synchronous stall:
+    // what a process frozen with the reply in its socket does (the session lives 4 s).
+    let stallNextRead = false;
+    const stalling = new Proxy(client, {
+      get(target, property) {
+        const value: unknown = Reflect.get(target, property, target);
+        if (typeof value !== 'function') return value;
+        const method = (value as (...args: unknown[]) => unknown).bind(target);
+        if (property !== 'getData') return method;
+        return async (...args: unknown[]) => {
+          const reply = await method(...args);
+          if (stallNextRead) {
+            stallNextRead = false;
+            const stallEnd = performance.now() + 3000;
+            while (performance.now() < stallEnd); // the stall: no timer, no event runs
+          }
+          return reply;
+        };
+      },
+    });
+    const leader = await started(other, path, 'leader');
+    const latch = await started(stalling, path, 'stalled');
+    const grants: boolean[] = [];
+    latch.leadershipStates.subscribe((leads) => {
+      if (leads) grants.push(latch.isValid());
+    });
+    try {
+      assert.equal(await leader.await({ timeoutMs: 10_000 }), true);
+      const session = client.sessionId;
+      const node = latch.ourPath;
+      stallNextRead = true;
+      await leader.close(); // the latch, first now, reads its own node: that reply stalls
+      assert.equal(await latch.await({ timeoutMs: 10_000 }), true);
+      assert.deepEqual(grants, [true], 'every grant valid when made');
+      assert.equal(stallNextRead, false, 'the stall happened');
+      assert.equal(client.sessionId, session);
+      assert.equal(latch.ourPath, node, 'the same node');
+    } finally {
+      await closeAll([leader, latch]);
+      await closeAll([client, other]);
+    }
+  });
+
   it('a new session (session killed) resets: a new node in the new session, the old one gone, the next in line leads meanwhile', async () => {
     const path = uniquePath('latch-faults');
     // A short session: if the server leaves the killed connection open (a ZooKeeper quirk),

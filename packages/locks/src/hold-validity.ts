@@ -101,8 +101,7 @@ export class HoldValidity {
    * is right on the first line after an event-loop stall, before any timer or event has run.
    */
   get validUntil(): number {
-    if (this.#ended || this.#watch.lossSince(this.#epoch) !== undefined) return -Infinity;
-    return this.#watch.validUntilMs;
+    return this.#ended ? -Infinity : this.#watch.validUntilSince(this.#epoch);
   }
 
   /** `performance.now() < validUntil`. */

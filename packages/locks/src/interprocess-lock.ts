@@ -19,7 +19,9 @@ export interface InterProcessLock {
    * with `timeoutMs` it resolves `false` when the time runs out first, in any connection state;
    * `acquire(0)` answers at once without waiting (`false` without a connection). Rejects on
    * ZooKeeper errors the retry policy gave up on, when the client closes, and with
-   * `signal.reason` when aborted.
+   * `signal.reason` when aborted. It resolves only while the hold is valid (`isValid()`): a
+   * turn that comes while the session is unproven (news read right after a freeze) is looked
+   * at again first.
    */
   acquire(timeoutMs?: number, options?: AcquireOptions): Promise<boolean>;
   /**

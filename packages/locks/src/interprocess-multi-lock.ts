@@ -3,6 +3,8 @@ import { checkClient, Deadline, untilAborted } from '@zkrecipes/framework/recipe
 import { checkAcquireArguments } from './check-arguments.js';
 import type { AcquireOptions, InterProcessLock } from './interprocess-lock.js';
 import { InterProcessMutex } from './interprocess-mutex.js';
+import { InterProcessSemaphoreMutex } from './interprocess-semaphore-mutex.js';
+import { ReentrantLock } from './reentrant-lock.js';
 
 /**
  * Several locks as one (Curator's `InterProcessMultiLock`): `acquire` takes them in the given
@@ -33,7 +35,9 @@ export class InterProcessMultiLock implements InterProcessLock {
   /**
    * Takes every lock within `timeoutMs` in total, in any connection state (one deadline, handed
    * to each lock in turn; Curator gives each lock the whole time): true, or false with none
-   * held. The multi-lock has no hold of its own: check its locks' holds before a side effect.
+   * held. True only while every lock's hold is valid; when one went unproven while the later
+   * ones were taken, all are given back and taken again. The multi-lock has no hold of its
+   * own: check its locks' holds before a side effect.
    */
   acquire(timeoutMs: number | undefined, options?: AcquireOptions): Promise<boolean>;
   async acquire(timeoutMs?: number, options: AcquireOptions = {}): Promise<boolean> {
@@ -46,20 +50,33 @@ export class InterProcessMultiLock implements InterProcessLock {
     // acquire(0) keeps waiting for its releases' answers (each bounded, see releaseAll); a
     // deadline or an abort bounds the wait for them like the rest of the call.
     const cleanupSignal = timeoutMs === 0 ? signal : deadline.signal;
-    const acquired: InterProcessLock[] = [];
-    try {
-      for (const lock of this.#locks) {
-        if (!(await lock.acquire(...each))) {
-          await releaseQuietly(acquired, cleanupSignal);
-          return false;
+    // A lock the caller's flow holds already is re-entered, not granted here: its hold is as
+    // old as the caller's, and judged there.
+    const granted = this.#locks.filter(
+      (lock) => !(lock instanceof ReentrantLock && lock.isOwnedByCurrentFlow()),
+    );
+    for (;;) {
+      const acquired: InterProcessLock[] = [];
+      try {
+        for (const lock of this.#locks) {
+          if (!(await lock.acquire(...each))) {
+            await releaseQuietly(acquired, cleanupSignal);
+            return false;
+          }
+          acquired.push(lock);
         }
-        acquired.push(lock);
+      } catch (error) {
+        await releaseQuietly(acquired, cleanupSignal);
+        if (deadline.isExpiry(error)) return false;
+        throw error;
       }
-      return true;
-    } catch (error) {
+      // Each lock was granted valid, but the later ones took time: all of them, or none. One
+      // that went unproven meanwhile (a loss, a stall) may be gone; taking it alone again
+      // while holding the others would break the order that keeps multi-locks from
+      // deadlocking, so all are given back and taken again while the time lasts.
+      if (granted.every(holdsValidly)) return true;
       await releaseQuietly(acquired, cleanupSignal);
-      if (deadline.isExpiry(error)) return false;
-      throw error;
+      if (timeoutMs === 0 || deadline.expired) return false;
     }
   }
 
@@ -79,6 +96,17 @@ export class InterProcessMultiLock implements InterProcessLock {
   isAcquiredInThisProcess(): boolean {
     return this.#locks.every((lock) => lock.isAcquiredInThisProcess());
   }
+}
+
+/**
+ * Whether `lock` holds and its hold is sound right now, as far as it can say: this package's
+ * locks say through their hold or lease; a lock of another kind (a nested multi-lock too) is
+ * taken at its acquire's word.
+ */
+function holdsValidly(lock: InterProcessLock): boolean {
+  if (lock instanceof ReentrantLock) return lock.hold?.isValid() === true;
+  if (lock instanceof InterProcessSemaphoreMutex) return lock.lease?.isValid() === true;
+  return true;
 }
 
 /**

@@ -197,6 +197,22 @@ export class InterProcessSemaphoreV2 {
       const taken = sortParticipants(leases, [LockName.LEASE]);
       if (taken.length + qty > this.#maxLeases) return undefined;
     }
+    for (;;) {
+      const leases = await this.#takeLeases(qty, limits);
+      if (leases === undefined) return undefined;
+      // Each lease was granted valid, but the ones after it (and each let-go of the mutex) took
+      // round trips: handed out only if all still are. One that is not may be gone (a loss came
+      // since, or the session is unproven after a stall): give them all back and queue again
+      // while the time lasts, as after a lease that vanished.
+      if (leases.every((lease) => lease.isValid())) return leases;
+      this.#logger.debug('a lease went unproven while the others were taken; queueing again');
+      await this.#discardAll(leases, limits);
+      if (limits.expired) return undefined;
+    }
+  }
+
+  /** `qty` leases, or undefined (none kept) when the time ran out first. */
+  async #takeLeases(qty: number, limits: AcquireLimits): Promise<Lease[] | undefined> {
     const leases: Lease[] = [];
     try {
       while (leases.length < qty) {

@@ -8,6 +8,8 @@
 //   no node and no watch behind;
 // - when the node ahead is deleted, the hand-over is judged on the last look without it (see
 //   QueueWatch.changeOf), not on a new read, wherever no node can join the queue ahead of ours.
+// A verdict that says "holds" is granted only while the session is proven sound since the look
+// it came from (ConnectionStream.isValidSince): every lock's one grant, checked here.
 import {
   InvalidArgumentError,
   isClosed,
@@ -248,10 +250,21 @@ export class LockInternals {
         return NODE_VANISHED;
       }
       const verdict = alwaysHolds === true ? HOLDS : driver.verdict(sorted, ourName, maxLeases);
-      if (verdict.holds) {
+      // Granted only while the session is proven sound since this look: news read after a
+      // freeze the client has not noticed yet (the deletion of the node ahead, waiting in the
+      // socket while the server expired our session and someone else took the lock) says
+      // "yours" about a node that may be gone.
+      if (verdict.holds && this.#watch.isValidSince(epoch)) {
         return { path: node.path, fencingToken: options.fencingToken ?? node.czxid, epoch };
       }
       if (limits.expired) return undefined;
+      if (verdict.holds) {
+        // Look again: the read waits for a connection; its answer proves the session (and
+        // the look is judged anew), or our node turns out gone with it and we queue again.
+        this.#logger.debug('our turn came while the session was unproven; looking again');
+        ({ epoch, children } = await queue.list());
+        continue;
+      }
       const holdsWithout = driver.judgesDeletion
         ? (gone: string): string[] | undefined => {
             const rest = sorted.filter((name) => name !== gone);

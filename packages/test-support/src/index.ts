@@ -13,3 +13,13 @@ export {
   type SignalledWhilePausedOptions,
 } from './signalled-while-paused.js';
 export { assertBetween, elapsedMs, isTimeoutError, timed, type Timed } from './timed-call.js';
+export { reportGrant, serveTrial, type ChildGrant } from './paused-waiter-child.js';
+export {
+  describeTrials,
+  pausedWaiterTrial,
+  pausedWaiterTrialCount,
+  pausedWaiterTrials,
+  type PausedWaiterTrial,
+  type PausedWaiterTrialOptions,
+  type TrialHold,
+} from './paused-waiter-trial.js';

@@ -5,6 +5,7 @@
 // replies read before the event, see EventDelivery), so a recipe hears a state in the order it
 // did when it subscribed to the client itself.
 import { setMaxListeners } from 'node:events';
+import { performance } from 'node:perf_hooks';
 import type { Observable } from 'rxjs';
 import { ClosedError, ConnectionLossError } from '../errors/zookeeper-error-classes.js';
 import {
@@ -127,6 +128,27 @@ export class ConnectionStream {
       return state === ConnectionState.LOST ? 'LOST' : 'SUSPENDED';
     }
     return undefined;
+  }
+
+  /**
+   * Until when (a `performance.now()` instant) what this session holds, confirmed under
+   * `epoch` (a lock, a lease, leadership), is known to be sound: -Infinity after a loss since
+   * then (or in an error state now, or closed), else `validUntilMs`. Computed when read, so it
+   * is right on the first line after an event-loop stall: a hold's `validUntil`.
+   */
+  validUntilSince(epoch: number): number {
+    return this.lossSince(epoch) === undefined ? this.validUntilMs : -Infinity;
+  }
+
+  /**
+   * `performance.now() < validUntilSince(epoch)`: the check every grant makes before it hands
+   * out a hold or leadership confirmed under `epoch`. A look at the queue can say "yours" on
+   * news read after a stall the client has not noticed yet (a watch event that waited in the
+   * socket while the process was frozen and the server expired the session): the answer is no
+   * better than the session it came on, and this says whether that session is still proven.
+   */
+  isValidSince(epoch: number): boolean {
+    return performance.now() < this.validUntilSince(epoch);
   }
 
   /**

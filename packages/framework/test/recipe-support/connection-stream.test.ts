@@ -96,6 +96,31 @@ describe('ConnectionStream', () => {
     }
   });
 
+  it("an event-loop stall past two thirds of the session timeout under 'standard': isValidSince is false on the first line after it, before any state says so, and true again for the epoch after RECONNECTED", async () => {
+    const client = await connectedClient(server);
+    const stream = connectionStreamOf(client);
+    try {
+      await client.exists('/'); // the server heard the session just now
+      const epoch = stream.epoch;
+      assert.equal(stream.isValidSince(epoch), true);
+      const until = performance.now() + 2300; // past 2000 ms, short of the 3000 ms session
+      while (performance.now() < until) {
+        // the stall
+      }
+      assert.equal(stream.lossSince(epoch), undefined, 'no state has said so yet');
+      assert.equal(stream.isValidSince(epoch), false);
+      assert.ok(stream.validUntilSince(epoch) < performance.now());
+      await waitFor(() => client.connectionState === 'RECONNECTED', {
+        timeoutMs: timing.ms(10_000),
+      });
+      assert.equal(stream.isValidSince(epoch), false, 'a loss came since');
+      assert.equal(stream.validUntilSince(epoch), -Infinity);
+      assert.equal(stream.isValidSince(stream.epoch), true, 'proven again');
+    } finally {
+      await client.close();
+    }
+  });
+
   it('the closed signal aborts as close() begins, before it resolves, and counts as a loss', async () => {
     const client = await connectedClient(server);
     const stream = connectionStreamOf(client);
