@@ -60,6 +60,8 @@ export interface EndEvent extends Base {
 export interface TakeEvent extends Base {
   readonly ev: 'take';
   readonly item: string;
+  /** The queue node it came from. */
+  readonly node?: string;
 }
 
 /** Anything else worth reading next to a failure: a start, a connection state. */
