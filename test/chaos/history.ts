@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { monoNow } from './clock.js';
 
 /** The workload a line belongs to. */
-export type Workload = 'worker' | 'mutex' | 'leader' | 'count' | 'along' | 'queue' | 'cache';
+export type Workload =
+  'worker' | 'mutex' | 'leader' | 'selector' | 'count' | 'along' | 'queue' | 'cache';
 
 /** How a call ended: ok (it answered), fail (it had no effect), unknown (it may have). */
 export type Outcome = 'ok' | 'fail' | 'unknown';

@@ -36,7 +36,8 @@ import { WorkerHandle } from './worker-pool.js';
 
 export const CHECKERS = [
   'mutex',
-  'leader',
+  'leader:LeaderLatch',
+  'leader:LeaderSelector',
   'counter:SharedCount',
   'counter:DistributedAtomicLong',
   'queue',
@@ -200,7 +201,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const cacheWrites = pairOps(events, 'cache').length;
     const results: CheckResult[] = [
       checkMutex(events),
-      checkLeader(events),
+      checkLeader(events, 'leader'),
+      checkLeader(events, 'selector'),
       checkCounter(events, 'count', finals.count),
       checkCounter(events, 'along', finals.along),
       checkQueue(events, left),
@@ -241,7 +243,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 
 async function createRoots(admin: FrameworkClient, paths: ChaosPaths): Promise<void> {
   await admin.create(paths.root);
-  for (const path of [paths.mutex, paths.leader, paths.queue, paths.cache])
+  for (const path of [paths.mutex, paths.leader, paths.selector, paths.queue, paths.cache])
     await admin.create(path);
   await admin.create(paths.count, { data: Buffer.alloc(4) });
   await admin.create(paths.along, { data: Buffer.alloc(8) });

@@ -7,6 +7,7 @@ export interface ChaosPaths {
   readonly root: string;
   readonly mutex: string;
   readonly leader: string;
+  readonly selector: string;
   /** SharedCount: 4 bytes, starts at 0. */
   readonly count: string;
   /** DistributedAtomicLong: 8 bytes, starts at 0. */
@@ -20,6 +21,7 @@ export function chaosPaths(root: string): ChaosPaths {
     root,
     mutex: `${root}/mutex`,
     leader: `${root}/leader`,
+    selector: `${root}/selector`,
     count: `${root}/count`,
     along: `${root}/along`,
     queue: `${root}/queue`,

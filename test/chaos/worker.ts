@@ -15,6 +15,7 @@ import type { WorkerConfig, WorkerMessage, WorkerRequest } from './worker-config
 import { runCacheWriter, startCache, type CacheHolder } from './workloads/cache-workload.js';
 import { runCounters } from './workloads/counter-workload.js';
 import { runLeader } from './workloads/leader-workload.js';
+import { runSelector } from './workloads/selector-workload.js';
 import { runMutex } from './workloads/mutex-workload.js';
 import { runProducer, startConsumer } from './workloads/queue-workload.js';
 import type { WorkloadContext } from './workloads/workload-context.js';
@@ -80,8 +81,8 @@ const ctx: WorkloadContext = {
   random: (workload: Workload) =>
     seededRandom(config.seed, `worker-${config.index}.${config.incarnation}.${workload}`),
 };
-const loops = [runMutex, runLeader, runCounters, runProducer, runCacheWriter].map((run) =>
-  run(ctx).catch((error: unknown) => note(`${run.name} failed`, describeError(error))),
+const loops = [runMutex, runLeader, runSelector, runCounters, runProducer, runCacheWriter].map(
+  (run) => run(ctx).catch((error: unknown) => note(`${run.name} failed`, describeError(error))),
 );
 const consumer = config.consumer ? await startConsumer(ctx, stopped.signal) : undefined;
 const cache: CacheHolder | undefined = config.cache

@@ -33,6 +33,21 @@ describe('checkLeader', () => {
     assert.match(result.violations[0]?.message ?? '', /w0:n1.*w1:n2/);
   });
 
+  it('judges LeaderSelector leaderships on their own', () => {
+    const result = checkLeader(
+      [
+        claim('selector', 0, 's1', 0, 2000),
+        claim('leader', 1, 'n1', 100, 2000),
+        end('selector', 0, 's1', 300),
+        claim('selector', 1, 's2', 350, 2000),
+      ],
+      'selector',
+    );
+    assert.deepEqual(result.violations, []);
+    assert.equal(result.checker, 'leader:LeaderSelector');
+    assert.equal(result.ops, 2);
+  });
+
   it('keeps two leaderships of one worker apart (a new node after a new session)', () => {
     const result = checkLeader([
       claim('leader', 0, 'n1', 0, 2000),
