@@ -43,7 +43,6 @@ import type {
   NzcState,
   NzcStat,
   NzcWatcherEvent,
-  NzcTransactionResult,
   NzcWatcher,
 } from './nzc-types.js';
 import { missingFeature } from './missing-feature.js';
@@ -150,9 +149,6 @@ const NZC_EVENT: Record<number, WatchEventType> = {
   3: 'NODE_DATA_CHANGED',
   4: 'NODE_CHILDREN_CHANGED',
 };
-
-/** nzc's op codes inside a multi. */
-const OP = { create: 1, delete: 2, setData: 5, check: 13, error: -1 } as const;
 
 /** What the handle reports about its connection, in nzc's terms. */
 export type NzcHandleEvent = 'connected' | 'disconnected' | 'expired' | 'authFailed';
@@ -691,33 +687,17 @@ export class NzcHandle {
     });
   }
 
+  /**
+   * A multi, in our own encoding (multi-codec.ts) for every op kind: nzc's Transaction rewrites
+   * version 0 to -1 (a conditional op made unconditional) and its jute encoding cost a quarter
+   * of an idempotent queue's throughput (docs/benchmarks.md).
+   */
   multi(ops: readonly WireTransactionOp[]): Promise<WireTransactionResult[]> {
-    if (ops.some((op) => op.type === 'create' && createOpCode(op.mode) !== OP_CREATE2)) {
-      return this.#multiWritten(ops);
-    }
-    const transaction = this.#client.transaction();
-    // Pushed directly: nzc's builder methods rewrite version 0 to -1 (`version || -1`), which
-    // would turn a conditional delete/check into an unconditional one.
-    for (const op of ops) transaction.ops.push(toNzcMultiOp(op));
-    return this.#request((resolve, reject) => {
-      const sentAtMs = this.#send();
-      transaction.commit((error, results) => {
-        this.#replied(sentAtMs, error);
-        const failed = (results ?? []).some((r) => r.type === OP.error && r.err !== 0);
-        if (failed)
-          reject(
-            TransactionFailedError.fromResults(
-              results.map((r) => r.err ?? 0),
-              ops,
-            ),
-          );
-        else if (error) reject(wireError(error, undefined));
-        else resolve(results.map((r, i) => fromNzcMultiResult(r, ops[i])));
-      });
-    });
+    if (ops.length === 0) return Promise.resolve([]);
+    return this.#multiWritten(ops);
   }
 
-  /** A multi holding container or TTL creates, in our own encoding (see multi-codec.ts). */
+  /** A multi in our own encoding; container and TTL creates name themselves when refused. */
   #multiWritten(ops: readonly WireTransactionOp[]): Promise<WireTransactionResult[]> {
     const chroot = this.#client.connectionManager.chrootPath;
     const request = rawRequest(
@@ -725,7 +705,7 @@ export class NzcHandle {
       encodeMulti(ops, (path) => withChroot(chroot, path)),
     );
     const extended = ops.find((o) => o.type === 'create' && createOpCode(o.mode) !== OP_CREATE2);
-    const feature = extended?.type === 'create' ? extended.mode : 'CONTAINER';
+    const feature = extended?.type === 'create' ? extended.mode : undefined;
     return this.#sendTapped(request, ops[0]?.path).then(
       (body) => {
         const outcome = toWireResults(decodeMulti(body), ops, (path) =>
@@ -738,7 +718,7 @@ export class NzcHandle {
         throw missingFeature(errorFromCode(-6, { path: op.path, cause: failed }), op.mode);
       },
       (error: unknown) => {
-        throw missingFeature(error, feature);
+        throw feature === undefined ? error : missingFeature(error, feature);
       },
     );
   }
@@ -766,42 +746,6 @@ const HANDLE_EVENT: Record<string, NzcHandleEvent> = {
   EXPIRED: 'expired',
   AUTH_FAILED: 'authFailed',
 };
-
-function toNzcMultiOp(op: WireTransactionOp): Record<string, unknown> {
-  switch (op.type) {
-    case 'create':
-      return {
-        type: OP.create,
-        path: op.path,
-        data: op.data,
-        acls: toNzcAcls(op.acl),
-        mode: NZC_MODE[op.mode],
-      };
-    case 'delete':
-      return { type: OP.delete, path: op.path, version: op.version };
-    case 'setData':
-      return { type: OP.setData, path: op.path, data: op.data, version: op.version };
-    case 'check':
-      return { type: OP.check, path: op.path, version: op.version };
-  }
-}
-
-function fromNzcMultiResult(
-  result: NzcTransactionResult,
-  op: WireTransactionOp | undefined,
-): WireTransactionResult {
-  switch (op?.type) {
-    case 'create':
-      return { type: 'create', path: result.path ?? op.path };
-    case 'setData':
-      if (!result.stat) throw new Error('multi setData result without a stat');
-      return { type: 'setData', stat: statFromNzc(result.stat) };
-    case 'delete':
-      return { type: 'delete' };
-    default:
-      return { type: 'check' };
-  }
-}
 
 /** Maps nzc's event type numbers; undefined for anything else. */
 export function watchEventTypeOf(type: number): WatchEventType | undefined {

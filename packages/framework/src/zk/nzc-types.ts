@@ -60,19 +60,6 @@ export interface NzcAcl {
   readonly id: NzcId;
 }
 
-export interface NzcTransactionResult {
-  readonly type: number;
-  readonly path?: string;
-  readonly stat?: NzcStat;
-  readonly err?: number;
-}
-
-export interface NzcTransaction {
-  /** Internal op list; we push ops ourselves (its setData/remove/check turn version 0 into -1). */
-  ops: Record<string, unknown>[];
-  commit(callback: NzcCallback<NzcTransactionResult[]>): void;
-}
-
 /** ConnectionManager internals: read-only use, except `socket.destroy()` to force a reconnect. */
 export interface NzcConnectionManager {
   /** Set to CLOSING by the adapter to close a connection that never finished its handshake. */
@@ -134,7 +121,6 @@ export interface NzcClient {
     cb: (error: NzcException | null, acls: NzcAcl[], stat: NzcStat) => void,
   ): void;
   setACL(path: string, acls: unknown[], version: number, cb: NzcCallback<NzcStat>): void;
-  transaction(): NzcTransaction;
 }
 
 export interface NzcClientOptions {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Buffer } from 'node:buffer';
-import { FaultProxy, TestingServer, uniquePath } from '@zkrecipes/testing';
+import { FaultProxy, killSession, TestingServer, uniquePath } from '@zkrecipes/testing';
 import { createFramework } from '../../src/create-framework.js';
 import type { FrameworkClient } from '../../src/client/framework-client.js';
 import { op } from '../../src/client/transaction-op.js';
@@ -161,6 +161,22 @@ describe('writes whose reply is lost', () => {
     );
     assert.equal(plain.result.status, 'rejected');
     assert.ok(isOutcomeUnknown(plain.result.reason, 'BAD_VERSION'), String(plain.result.reason));
+  });
+
+  it('an idempotent write whose session expired with its reply lost rejects OUTCOME_UNKNOWN, never a guess', async () => {
+    const path = uniquePath('lost-session');
+    await observer.create(path, { data: Buffer.from('a') });
+    const credentials = client.sessionCredentials()!;
+    const lost = proxy.loseReply({ ops: ['multi'], pathPrefix: path });
+    const writing = client.setData(path, Buffer.from('b'), { version: 0, idempotent: true });
+    await lost;
+    // No way back to the old session: it expires while the write's outcome is open.
+    proxy.drop();
+    await killSession(credentials, server.connectString);
+    proxy.heal();
+    await assert.rejects(writing, (error) => isOutcomeUnknown(error));
+    assert.equal((await observer.getData(path)).data.toString(), 'b', 'the write had landed');
+    assert.notEqual(client.sessionId, credentials.sessionId);
   });
 
   it('a plain create that meets its own node resolves; an ephemeral is judged by its owner', async () => {
