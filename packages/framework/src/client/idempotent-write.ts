@@ -46,8 +46,6 @@ export class IdempotentWrite {
    * off): it may still be applied later, so the slot must not serve another write.
    */
   #unanswered = false;
-  /** The witness's Stat after our lost attempt, once found applied. */
-  #earlier: Stat | undefined;
 
   constructor(deps: IdempotentWriteDeps, operation: string, path: string | undefined) {
     this.#ops = deps.ops;
@@ -94,8 +92,9 @@ export class IdempotentWrite {
       if (!(error instanceof TransactionFailedError)) throw error;
       this.#unanswered = false;
       if (error.failedOpIndex === 0) {
-        if (await this.#appliedEarlier(slot, expected, error, signal)) {
-          return { applied: 'earlier', zxid: this.#earlier!.mzxid, mtime: this.#earlier!.mtime };
+        const earlier = await this.#appliedEarlier(slot, expected, error, signal);
+        if (earlier !== undefined) {
+          return { applied: 'earlier', zxid: earlier.mzxid, mtime: earlier.mtime };
         }
         // Someone else wrote or deleted the witness, and nothing of ours is unresolved: again
         // with a fresh one.
@@ -148,26 +147,26 @@ export class IdempotentWrite {
 
   /**
    * The witness failed the retry's check: one version further because our lost attempt was
-   * applied (true), or else changed by someone else (the slot is dropped; false when nothing of
-   * ours is unresolved, so the write can go again with a fresh witness).
+   * applied (its Stat: its mzxid is that write's zxid), or else changed by someone else (the
+   * slot is dropped; undefined when nothing of ours is unresolved, so the write can go again
+   * with a fresh witness).
    */
   async #appliedEarlier(
     slot: WitnessSlot,
     expected: number,
     error: TransactionFailedError,
     signal: AbortSignal | undefined,
-  ): Promise<boolean> {
+  ): Promise<Stat | undefined> {
     const stat: Stat | null = await this.#ops.exists(slot.path, undefined, signal);
     if (stat !== null && this.#ambiguous && stat.version === expected + 1) {
       slot.version = stat.version;
       this.#ambiguous = false;
-      this.#earlier = stat;
-      return true;
+      return stat;
     }
     this.#slot = undefined;
     this.#witnesses.discard(slot);
     if (this.#ambiguous) throw this.#unknown('its witness node was changed by someone else', error);
-    return false;
+    return undefined;
   }
 
   #unknown(detail: string, answer?: unknown): OutcomeUnknownError {
