@@ -18,8 +18,10 @@ import {
   checkSignalOptions,
   checkEventListener,
   checkOptionsObject,
+  checkRecipeOptions,
   EventDispatcher,
   connectionStreamOf,
+  signalOption,
   untilAborted,
 } from '@zkrecipes/framework/recipe-support';
 import type { ChildData } from './child-data.js';
@@ -34,6 +36,11 @@ export interface NodeCacheStartOptions {
    * is a change from "no data").
    */
   readonly buildInitial?: boolean | undefined;
+  /**
+   * Aborting ends the `buildInitial` wait at once with `signal.reason`; the cache stays started
+   * and its read goes on (close it if you give up). Default: none.
+   */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** A Curator-style listener (`NodeCacheListener.nodeChanged`), given the new value. */
@@ -116,7 +123,10 @@ export class NodeCache {
   /** Starts watching the node; see {@link NodeCacheStartOptions}. A second start rejects. */
   async start(options: NodeCacheStartOptions = {}): Promise<void> {
     checkOptionsObject(options);
+    checkRecipeOptions('NodeCache.start', options, ['buildInitial', 'signal']);
     const buildInitial = booleanOption('buildInitial', options.buildInitial, false);
+    const signal = signalOption(options.signal);
+    signal?.throwIfAborted();
     if (this.#state !== RecipeState.LATENT) {
       throw new IllegalStateError(`start() on a ${this.#state} NodeCache`, { path: this.#path });
     }
@@ -133,7 +143,7 @@ export class NodeCache {
     this.#telemetry.started();
     if (buildInitial) {
       const loaded = this.#telemetry.loadStarted();
-      await this.#silentRead();
+      await untilAborted(this.#silentRead(), signal);
       loaded();
     } else this.#request();
   }

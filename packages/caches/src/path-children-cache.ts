@@ -148,11 +148,14 @@ export class PathChildrenCache {
    * Starts caching. NORMAL and POST_INITIALIZED_EVENT resolve at once and load in the
    * background; BUILD_INITIAL_CACHE resolves once every child has been read (without events),
    * and rejects if that load fails (the cache keeps running; close it). A second start rejects.
+   * Aborting `signal` ends the BUILD_INITIAL_CACHE wait at once with `signal.reason`; the cache
+   * stays started and its load goes on (close it if you give up).
    */
-  async start(mode: StartMode = StartMode.NORMAL): Promise<void> {
+  async start(mode: StartMode = StartMode.NORMAL, options: SignalOptions = {}): Promise<void> {
     if (!Object.values(StartMode).includes(mode)) {
       throw new InvalidArgumentError(`unknown start mode ${describeValue(mode)}`);
     }
+    const signal = checkSignalOptions(options);
     if (this.#state !== RecipeState.LATENT) {
       throw new IllegalStateError(`start() on a ${this.#state} PathChildrenCache`, {
         path: this.#path,
@@ -178,7 +181,7 @@ export class PathChildrenCache {
         );
         return;
       case StartMode.BUILD_INITIAL_CACHE:
-        await this.#tracker.load({ silent: true, failFast: true });
+        await untilAborted(this.#tracker.load({ silent: true, failFast: true }), signal);
         loaded();
         return;
     }

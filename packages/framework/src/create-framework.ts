@@ -297,18 +297,29 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
       states.close();
       unhandled.complete();
     },
-    async blockUntilConnected(timeoutMs: number | undefined): Promise<boolean> {
+    async blockUntilConnected(
+      timeoutMs: number | undefined,
+      signal?: AbortSignal,
+    ): Promise<boolean> {
       if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
       if (connection.connected) return true;
       if (closed.signal.aborted || connection.authFailed) return false;
-      return new Promise<boolean>((resolve) => {
-        const finish = (value: boolean): void => {
+      return new Promise<boolean>((resolve, reject) => {
+        const stop = (): void => {
           clearTimeout(timer);
           subscription.unsubscribe();
           closed.signal.removeEventListener('abort', onClose);
+          signal?.removeEventListener('abort', onAbort);
+        };
+        const finish = (value: boolean): void => {
+          stop();
           resolve(value);
         };
         const onClose = (): void => finish(false);
+        const onAbort = (): void => {
+          stop();
+          reject(signal?.reason as Error);
+        };
         const timer =
           timeoutMs === undefined ? undefined : setTimeout(() => finish(false), timeoutMs);
         const subscription = states.changes.subscribe((change) => {
@@ -319,6 +330,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
           }
         });
         closed.signal.addEventListener('abort', onClose, { once: true });
+        signal?.addEventListener('abort', onAbort, { once: true });
       });
     },
   };

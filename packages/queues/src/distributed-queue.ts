@@ -10,12 +10,14 @@ import {
   type Logger,
   type RecipeState,
   type IterableObservable,
+  type SignalOptions,
 } from '@zkrecipes/framework';
 import {
   CallLimits,
   checkClient,
   checkRecipeOptions,
   checkEventListener,
+  checkSignalOptions,
   requestSignal,
   TIMED_OUT,
   connectionStreamOf,
@@ -214,9 +216,12 @@ export class DistributedQueue<T = Buffer> {
 
   /**
    * Creates the queue's node (and the lock path's), checks no other recipe uses the path, and
-   * starts the consumer if there is one. A second call rejects.
+   * starts the consumer if there is one. A second call rejects. Aborting `signal` rejects with
+   * its reason at once (requests still waiting for a connection are never sent) and, as any
+   * failed start, leaves the queue closed.
    */
-  async start(): Promise<void> {
+  async start(options: SignalOptions = {}): Promise<void> {
+    const signal = checkSignalOptions(options);
     if (this.#state !== 'LATENT') {
       throw new IllegalStateError(`start() while ${this.#state}: a queue starts once`, {
         path: this.#path,
@@ -226,7 +231,10 @@ export class DistributedQueue<T = Buffer> {
     this.#telemetry.started();
     try {
       const lockPath = this.#lockPath;
-      const closing = this.#closing.signal;
+      const closing =
+        signal === undefined
+          ? this.#closing.signal
+          : AbortSignal.any([this.#closing.signal, signal]);
       const [children] = await Promise.all([
         ensureAndList(this.#client, this.#path, closing),
         lockPath === undefined ? undefined : ensureNode(this.#client, lockPath, closing),

@@ -1,7 +1,7 @@
 // What DistributedPriorityQueue, DistributedDelayQueue and DistributedIdQueue share: each wraps
 // a DistributedQueue made with its own order (as Curator's wrap theirs), and passes the
 // lifecycle, the consuming side and the events through.
-import type { FrameworkClient, IterableObservable } from '@zkrecipes/framework';
+import type { FrameworkClient, IterableObservable, SignalOptions } from '@zkrecipes/framework';
 import type { DistributedQueueOptions } from './distributed-queue-options.js';
 import { DistributedQueue, type QueueState, type QueueVariant } from './distributed-queue.js';
 import type { QueueEvent, QueueListener } from './queue-events.js';
@@ -55,9 +55,12 @@ export abstract class WrappedQueue<T> {
     return this.queue.on(event, listener);
   }
 
-  /** Creates the queue's node (and the lock path's) and starts the consumer if there is one. */
-  start(): Promise<void> {
-    return this.queue.start();
+  /**
+   * Creates the queue's node (and the lock path's) and starts the consumer if there is one;
+   * `signal` as in {@link DistributedQueue.start}.
+   */
+  start(options: SignalOptions = {}): Promise<void> {
+    return this.queue.start(options);
   }
 
   /**

@@ -95,7 +95,7 @@ export interface ClientLifecycle {
   /** Closes the session (ephemerals go at once) and stops background work; twice is a no-op. */
   close(): Promise<void>;
   /** Resolves true once connected, false when `timeoutMs` passes first. */
-  blockUntilConnected(timeoutMs: number | undefined): Promise<boolean>;
+  blockUntilConnected(timeoutMs: number | undefined, signal?: AbortSignal): Promise<boolean>;
   readonly started: boolean;
   readonly closed: boolean;
 }

@@ -297,12 +297,17 @@ export class FrameworkClient {
     return views.has(this) ? Promise.resolve() : this.#lifecycle.close();
   }
 
-  /** Resolves true once connected; false when `timeoutMs` passes first or the client closes. */
+  /**
+   * Resolves true once connected; false when `timeoutMs` passes first or the client closes;
+   * rejects with `signal.reason` when `signal` aborts first.
+   */
   async blockUntilConnected(options: BlockUntilConnectedOptions = {}): Promise<boolean> {
     validateOptionsObject('options', options);
-    const { timeoutMs } = options;
+    const { timeoutMs, signal } = options;
     if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
-    return this.#lifecycle.blockUntilConnected(timeoutMs);
+    validateSignal(signal);
+    signal?.throwIfAborted();
+    return this.#lifecycle.blockUntilConnected(timeoutMs, signal);
   }
 
   /**

@@ -145,4 +145,6 @@ export interface VersionOptions extends SignalOptions {
 export interface BlockUntilConnectedOptions {
   /** Give up (resolve false) after this long. Default: wait until connected or closed. */
   readonly timeoutMs?: number | undefined;
+  /** Aborting rejects the wait with `signal.reason` at once. Default: none. */
+  readonly signal?: AbortSignal | undefined;
 }
