@@ -17,6 +17,7 @@ import {
 } from '@zkrecipes/framework';
 import {
   BackgroundRetry,
+  assertClientStarted,
   booleanOption,
   checkClient,
   checkSignalOptions,
@@ -259,6 +260,12 @@ export class LeaderLatch {
       return Promise.reject(
         new IllegalStateError(`start() on a ${this.#state} LeaderLatch`, { path: this.#path }),
       );
+    }
+    try {
+      // Its first create would fail in the background, out of the caller's sight.
+      assertClientStarted(this.#client, this.#path);
+    } catch (error) {
+      return Promise.reject(error as Error);
     }
     this.#state = LeaderState.STARTED;
     const stopStates = this.#connection.onState((state) => this.#onState(state));

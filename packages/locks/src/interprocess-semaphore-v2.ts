@@ -8,6 +8,7 @@ import {
   validatePath,
 } from '@zkrecipes/framework';
 import {
+  assertClientStarted,
   checkClient,
   checkSignalOptions,
   checkRecipeOptions,
@@ -188,8 +189,12 @@ export class InterProcessSemaphoreV2 {
   async #acquireLeases(qty: number, limits: AcquireLimits): Promise<Lease[] | undefined> {
     limits.throwIfAborted();
     if (limits.tryOnly) {
-      // Not connected: nobody can know how many leases are out, and acquire(0) waits for nothing.
-      if (!this.#client.isConnected) return undefined;
+      // Not connected: nobody can know how many leases are out, and acquire(0) waits for nothing
+      // (a client not started or closed is an error, as for every other call).
+      if (!this.#client.isConnected) {
+        assertClientStarted(this.#client, this.#leasesPath);
+        return undefined;
+      }
       // Full now: one read answers, nothing is left behind.
       // Raced against the connection, like a lock's acquire(0) read (see LockInternals).
       const read = listChildren(this.#client, this.#leasesPath, undefined);

@@ -6,7 +6,7 @@
 // and recompiling them took tens of milliseconds of CPU each (measured with --trace-opt, see
 // docs/benchmarks.md). Here every kind of lock runs the same object through the same code.
 import type { FrameworkClient } from '@zkrecipes/framework';
-import { WakeWait } from '@zkrecipes/framework/recipe-support';
+import { assertClientStarted, WakeWait } from '@zkrecipes/framework/recipe-support';
 import { AcquireLimits } from './acquire-limits.js';
 import { checkAcquireArguments } from './check-arguments.js';
 import { currentFlow, findFlowHold, type FlowScope } from './flow-scope.js';
@@ -125,8 +125,12 @@ export class ReentrantCore {
       owned.hold.count++;
       return owned.hold;
     }
-    // Not connected: nobody can know who holds it, and acquire(0) waits for nothing.
-    if (limits.tryOnly && !this.#client.isConnected) return undefined;
+    // Not connected: nobody can know who holds it, and acquire(0) waits for nothing. A client
+    // not started or closed is an error, as for every other call.
+    if (limits.tryOnly && !this.#client.isConnected) {
+      assertClientStarted(this.#client, this.#internals.basePath);
+      return undefined;
+    }
     const attempt = this.#attemptFor(scope, limits);
     if (scope === undefined) return attempt;
     scope.pending.set(this, attempt);
