@@ -265,7 +265,7 @@ export class LeaderLatch {
       // Its first create would fail in the background, out of the caller's sight.
       assertClientStarted(this.#client, this.#path);
     } catch (error) {
-      return Promise.reject(error as Error);
+      return Promise.reject(error);
     }
     this.#state = LeaderState.STARTED;
     const stopStates = this.#connection.onState((state) => this.#onState(state));
