@@ -265,6 +265,7 @@ export class LeaderLatch {
       // Its first create would fail in the background, out of the caller's sight.
       assertClientStarted(this.#client, this.#path);
     } catch (error) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged (a ZooKeeperError)
       return Promise.reject(error);
     }
     this.#state = LeaderState.STARTED;
