@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { filter, firstValueFrom } from 'rxjs';
-import {
-  ConnectionState,
-  isNoNode,
-  isNodeExists,
-  isNotEmpty,
-  isOutcomeUnknown,
-} from '@zkrecipes/framework';
+import { ConnectionState } from '@zkrecipes/framework';
 import { TestingCluster, uniquePath, waitFor } from '@zkrecipes/testing';
 import { startClient } from '@zkrecipes/test-support';
 import { CuratorCache } from '../src/index.js';
-import { cacheTree, CacheLog, serverTree, waitForServerTree } from './curator-cache-helpers.js';
+import {
+  cacheTree,
+  CacheLog,
+  isChurnConflict,
+  serverTree,
+  waitForServerTree,
+} from './curator-cache-helpers.js';
 
 describe('CuratorCache on a 3-server ensemble', () => {
   let cluster: TestingCluster;
@@ -44,14 +44,7 @@ describe('CuratorCache on a 3-server ensemble', () => {
               await churner.create(path, { data: Buffer.from(`v${i}`), createParents: true });
             } else await churner.setData(path, Buffer.from(`v${i}`));
           } catch (error) {
-            // A write cut off by the restart may meet its own effect on retry: OUTCOME_UNKNOWN.
-            if (
-              !isOutcomeUnknown(error) &&
-              !isNoNode(error) &&
-              !isNodeExists(error) &&
-              !isNotEmpty(error)
-            )
-              throw error;
+            if (!isChurnConflict(error)) throw error;
           }
           operations++;
         }

@@ -1,20 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { filter, firstValueFrom } from 'rxjs';
-import {
-  ConnectionState,
-  isNoNode,
-  isOutcomeUnknown,
-  isNodeExists,
-  isNotEmpty,
-  type FrameworkClient,
-} from '@zkrecipes/framework';
+import { ConnectionState, type FrameworkClient } from '@zkrecipes/framework';
 import { FaultProxy, killSession, TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
 import { startClient } from '@zkrecipes/test-support';
 import { CuratorCache } from '../src/index.js';
 import {
   cacheTree,
   CacheLog,
+  isChurnConflict,
   serverTree,
   settle,
   waitForServerTree,
@@ -189,14 +183,7 @@ describe('CuratorCache under faults', () => {
               await churner.create(path, { data: Buffer.from(`v${i}`), createParents: true });
             } else await churner.setData(path, Buffer.from(`v${i}`));
           } catch (error) {
-            // A write cut off by the restart may meet its own effect on retry: OUTCOME_UNKNOWN.
-            if (
-              !isOutcomeUnknown(error) &&
-              !isNoNode(error) &&
-              !isNodeExists(error) &&
-              !isNotEmpty(error)
-            )
-              throw error;
+            if (!isChurnConflict(error)) throw error;
           }
           operations++;
         }

@@ -1,7 +1,22 @@
 // Shared by the CuratorCache tests: an event recorder and tree snapshots to compare.
-import { joinPath, isNoNode, type FrameworkClient } from '@zkrecipes/framework';
+import {
+  isNodeExists,
+  isNoNode,
+  isNotEmpty,
+  isOutcomeUnknown,
+  joinPath,
+  type FrameworkClient,
+} from '@zkrecipes/framework';
 import { waitFor } from '@zkrecipes/testing';
 import type { CuratorCache, CuratorCacheEvent } from '../src/index.js';
+
+/**
+ * What a writer churning a tree under faults may meet and go on: another's change came first,
+ * or a write cut off by the fault met its own effect on retry (OUTCOME_UNKNOWN).
+ */
+export function isChurnConflict(error: unknown): boolean {
+  return isOutcomeUnknown(error) || isNoNode(error) || isNodeExists(error) || isNotEmpty(error);
+}
 
 /** Records a CuratorCache's events as `TYPE path[=data]` lines. */
 export class CacheLog {
