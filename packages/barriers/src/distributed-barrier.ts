@@ -14,6 +14,7 @@ import {
   Wake,
   watchSignal,
   checkWaitOptions,
+  untilFirstConnection,
 } from '@zkrecipes/framework/recipe-support';
 import type { WaitOptions } from './wait-options.js';
 
@@ -86,6 +87,9 @@ export class DistributedBarrier {
     checkWaitOptions(options);
     const { timeoutMs, signal } = options;
     signal?.throwIfAborted();
+    // The time limit counts from the client's first connection (see untilFirstConnection).
+    const connecting = untilFirstConnection(this.#client, signal);
+    if (connecting !== undefined) await connecting;
     using limits = CallLimits.of(this.#client, timeoutMs, signal);
     try {
       for (;;) {

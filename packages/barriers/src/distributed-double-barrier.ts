@@ -21,6 +21,7 @@ import {
   Wake,
   watchSignal,
   checkWaitOptions,
+  untilFirstConnection,
 } from '@zkrecipes/framework/recipe-support';
 import { READY_NODE, sortedMembers } from './barrier-members.js';
 import type { WaitOptions } from './wait-options.js';
@@ -121,8 +122,11 @@ export class DistributedDoubleBarrier {
     this.#membershipLost = false;
     this.#ourName = randomUUID();
     this.#ourPath = joinPath(this.#path, this.#ourName);
-    using limits = CallLimits.of(this.#client, options.timeoutMs, options.signal);
     try {
+      // The time limit counts from the client's first connection (see untilFirstConnection).
+      const connecting = untilFirstConnection(this.#client, options.signal);
+      if (connecting !== undefined) await connecting;
+      using limits = CallLimits.of(this.#client, options.timeoutMs, options.signal);
       const entered = await this.#enter(limits);
       this.#phase = entered ? 'ENTERED' : 'IDLE';
       return entered;

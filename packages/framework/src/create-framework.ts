@@ -25,6 +25,7 @@ import type { RetryPolicy } from './retry/retry-policy.js';
 import { ConnectionState, type ErrorPolicy } from './state/connection-state.js';
 import { ConnectionStateMachine } from './state/connection-state-machine.js';
 import { ConnectionStream } from './state/connection-stream.js';
+import { FirstConnection, type FirstConnectionWaitOptions } from './state/first-connection.js';
 import { EventLoopStallDetector } from './state/event-loop-stall-detector.js';
 import { ZooKeeperConnection } from './zk/zookeeper-connection.js';
 import { ClientTelemetry } from './telemetry/client-telemetry.js';
@@ -155,10 +156,11 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
   });
   const watchBudgetBytes = options.watchBudgetBytes ?? 512 * 1024;
   const maxRequestBytes = options.maxRequestBytes ?? JUTE_MAX_BUFFER_BYTES;
+  const connectionTimeoutMs = options.connectionTimeoutMs ?? 15_000;
   const connection = new ZooKeeperConnection({
     connectString: options.connectString,
     sessionTimeoutMs,
-    connectionTimeoutMs: options.connectionTimeoutMs ?? 15_000,
+    connectionTimeoutMs,
     requestTimeoutMs: options.requestTimeoutMs ?? sessionTimeoutMs,
     authInfo: (options.authInfo ?? []).map(({ scheme, auth }) => ({
       scheme,
@@ -166,6 +168,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     })),
     watchBudgetBytes,
     logger,
+    logConnectionFailures: issues.mode !== 'off',
     reportUnhandledError,
     requestDurations: telemetry.metricsEnabled ? new RequestDurations(telemetry) : undefined,
   });
@@ -177,6 +180,14 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     logger,
   });
   const history = new ConnectionHistory(states.changes);
+  const firstConnection = new FirstConnection({
+    changes: states.changes,
+    closing: closed.signal,
+    started: () => started,
+    connectionTimeoutMs,
+    notConnected: (waitedMs) => connection.notConnectedError('not connected', waitedMs),
+    authFailure: () => connection.authFailure,
+  });
   const watchBudget = () => ({
     budgetBytes: watchBudgetBytes,
     usedBytes: connection.watchBytesInUse,
@@ -245,6 +256,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
       validUntilMs,
       closing: closed.signal,
       report: reportUnhandledError,
+      firstConnection,
     }),
     sessionCredentials: () => connection.sessionCredentials(),
     reportUnhandledError,
@@ -265,6 +277,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
         connectionState: () => states.state,
         sessionId: () => connection.sessionId,
         lastHeardMs: () => connection.lastHeardMs,
+        lastConnectionFailure: () => connection.lastConnectionFailure,
         watchBudget,
       }),
   };
@@ -297,6 +310,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
       states.close();
       unhandled.complete();
     },
+    firstConnection: (wait: FirstConnectionWaitOptions) => firstConnection.wait(wait),
     async blockUntilConnected(
       timeoutMs: number | undefined,
       signal?: AbortSignal,

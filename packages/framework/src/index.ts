@@ -16,6 +16,7 @@ export type {
   OperationOptions,
   SetDataOptions,
   SignalOptions,
+  StartOptions,
   TransactionOptions,
   VersionOptions,
   WatchOptions,
@@ -32,7 +33,7 @@ export type { AclProvider, UnhandledError, WatchBudget } from './client/client-c
 export type { StateChangedListener } from './client/subscribe-state-listener.js';
 
 // Health and telemetry
-export type { ClientHealth } from './telemetry/client-health.js';
+export type { ClientHealth, ConnectionErrorReport } from './telemetry/client-health.js';
 export { readinessHandler } from './telemetry/readiness-handler.js';
 export type {
   HasHealth,

@@ -26,6 +26,7 @@ import {
   deleteOwnNode,
   connectionStreamOf,
   checkWaitOptions,
+  untilFirstConnection,
   type ConnectionStream,
 } from '@zkrecipes/framework/recipe-support';
 import { sortParticipants } from '@zkrecipes/locks';
@@ -297,6 +298,9 @@ export class LeaderLatch {
       throw new IllegalStateError('await() before start()', { path: this.#path });
     }
     if (this.#state === LeaderState.CLOSED) throw this.#closedError();
+    // The time limit counts from the client's first connection (see untilFirstConnection).
+    const connecting = untilFirstConnection(this.#client, signal);
+    if (connecting !== undefined) await connecting;
     return await waitForLeadership(this.#leadership.changes, {
       timeoutMs,
       signal,

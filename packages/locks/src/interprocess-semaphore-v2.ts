@@ -9,6 +9,7 @@ import {
 } from '@zkrecipes/framework';
 import {
   assertClientStarted,
+  untilFirstConnection,
   checkClient,
   checkSignalOptions,
   checkRecipeOptions,
@@ -132,6 +133,9 @@ export class InterProcessSemaphoreV2 {
       );
     }
     const signal = checkAcquireArguments(timeoutMs, options);
+    // The time limit counts from the client's first connection (see untilFirstConnection).
+    const connecting = untilFirstConnection(this.#client, signal);
+    if (connecting !== undefined) await connecting;
     using limits = AcquireLimits.of(this.#watch, timeoutMs, signal);
     const trace = this.#telemetry.acquireStarted(timeoutMs);
     let leases: Lease[] | undefined;

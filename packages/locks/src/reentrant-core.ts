@@ -6,7 +6,11 @@
 // and recompiling them took tens of milliseconds of CPU each (measured with --trace-opt, see
 // docs/benchmarks.md). Here every kind of lock runs the same object through the same code.
 import type { FrameworkClient } from '@zkrecipes/framework';
-import { assertClientStarted, WakeWait } from '@zkrecipes/framework/recipe-support';
+import {
+  assertClientStarted,
+  untilFirstConnection,
+  WakeWait,
+} from '@zkrecipes/framework/recipe-support';
 import { AcquireLimits } from './acquire-limits.js';
 import { checkAcquireArguments } from './check-arguments.js';
 import { currentFlow, findFlowHold, type FlowScope } from './flow-scope.js';
@@ -90,6 +94,9 @@ export class ReentrantCore {
     options: AcquireOptions,
   ): Promise<Hold | undefined> {
     const signal = checkAcquireArguments(timeoutMs, options);
+    // The time limit counts from the client's first connection (see untilFirstConnection).
+    const connecting = untilFirstConnection(this.#client, signal);
+    if (connecting !== undefined) await connecting;
     using limits = AcquireLimits.of(this.#internals.connectionStream, timeoutMs, signal);
     const trace = this.#telemetry.acquireStarted(timeoutMs);
     try {

@@ -1,5 +1,10 @@
 import { ClosedError, type FrameworkClient, IllegalStateError } from '@zkrecipes/framework';
-import { CallLimits, requestSignal, checkWaitOptions } from '@zkrecipes/framework/recipe-support';
+import {
+  CallLimits,
+  requestSignal,
+  checkWaitOptions,
+  untilFirstConnection,
+} from '@zkrecipes/framework/recipe-support';
 import type { DistributedQueueOptions } from './distributed-queue-options.js';
 import { PUT_NAMED, type PutOptions } from './distributed-queue.js';
 import { fixId, ID_ORDER, idOf, idPrefix, validateItemId } from './id-order.js';
@@ -63,6 +68,9 @@ export class DistributedIdQueue<T = Buffer> extends WrappedQueue<T> {
       });
     }
     options.signal?.throwIfAborted();
+    // The time limit counts from the client's first connection (see untilFirstConnection).
+    const connecting = untilFirstConnection(this.#client, options.signal);
+    if (connecting !== undefined) await connecting;
     using limits = CallLimits.of(this.#client, options.timeoutMs, options.signal);
     const signal =
       limits === undefined

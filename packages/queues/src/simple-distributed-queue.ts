@@ -13,6 +13,7 @@ import {
   checkRecipeOptions,
   requestSignal,
   checkWaitOptions,
+  untilFirstConnection,
 } from '@zkrecipes/framework/recipe-support';
 import { Closing } from './closing.js';
 import { ensureAndList } from './ensure-queue-path.js';
@@ -220,6 +221,9 @@ export class SimpleDistributedQueue {
   async #take(wait: boolean, options: WaitOptions): Promise<Buffer | null> {
     this.#assertOpen();
     options.signal?.throwIfAborted();
+    // The time limit counts from the client's first connection (see untilFirstConnection).
+    const connecting = untilFirstConnection(this.#client, options.signal);
+    if (connecting !== undefined) await connecting;
     // Disposed by hand: `using` compiles to a helper that costs more than the whole call here.
     const limits = CallLimits.of(this.#client, options.timeoutMs, options.signal);
     const takeEnded = this.#telemetry.takeStarted();

@@ -92,6 +92,11 @@ export interface WatchBudget {
 /** Start/stop of the shared connection, owned by createFramework. */
 export interface ClientLifecycle {
   start(): Promise<void>;
+  /** See FirstConnection.wait. */
+  firstConnection(options: {
+    timeoutMs?: number | undefined;
+    signal?: AbortSignal | undefined;
+  }): Promise<void>;
   /** Closes the session (ephemerals go at once) and stops background work; twice is a no-op. */
   close(): Promise<void>;
   /** Resolves true once connected, false when `timeoutMs` passes first. */

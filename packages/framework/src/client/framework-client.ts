@@ -31,6 +31,7 @@ import type {
   GetChildrenOptions,
   VersionOptions,
   WatchOptions,
+  StartOptions,
 } from './operation-options.js';
 import { subscribeStateListener, type StateChangedListener } from './subscribe-state-listener.js';
 import type { TransactionOp, TransactionResult } from './transaction-op.js';
@@ -54,6 +55,7 @@ import { whileConnected } from '../recipe-support/while-connected.js';
 import { checkEventListener, checkListener } from '../recipe-support/option-checks.js';
 import { ClosedError, IllegalStateError } from '../errors/zookeeper-error-classes.js';
 import { isBadVersion, isNoNode, isRetryable } from '../errors/predicates.js';
+import { isBeforeFirstConnection } from '../errors/never-sent.js';
 import type { Logger } from '../logging/logger.js';
 import { validateTimeoutMs, validateVersion } from '../paths/validate-number.js';
 import { isAbortOf, retryLoop } from '../retry/retry-loop.js';
@@ -86,6 +88,14 @@ export const WRITE_WITNESSES: unique symbol = Symbol('zkrecipes.write-witnesses'
 export const CONNECTION_STREAM: unique symbol = Symbol('zkrecipes.connection-stream');
 
 // Views made by usingNamespace: they share the root's connection and must not start or close it.
+/**
+ * Retryable errors, but for the wait for a first connection that never came: the client has
+ * not reached the ensemble once, so a retry would only wait again; the caller hears why now.
+ */
+function retryableOnceConnected(error: unknown): boolean {
+  return isRetryable(error) && !isBeforeFirstConnection(error);
+}
+
 const views = new WeakSet<FrameworkClient>();
 
 /**
@@ -272,14 +282,32 @@ export class FrameworkClient {
     return view;
   }
 
-  /** Begins connecting (Curator's `start()`); a second call rejects. */
-  start(): Promise<void> {
+  /**
+   * Begins connecting (Curator's `start()`) and resolves at once; a second call rejects.
+   *
+   * Given options (`start({ timeoutMs: 10_000 })`), it also waits for the first connection and
+   * rejects when none comes within `timeoutMs` (default: connectionTimeoutMs) with a
+   * ConnectionLossError saying which servers were tried and why they failed (`cause`: e.g.
+   * ECONNREFUSED, ENOTFOUND), with the AuthFailedError when the credentials are refused, or with
+   * `signal.reason`; the client is then closed. See docs/framework/connection-states.md.
+   */
+  async start(options?: StartOptions): Promise<void> {
     if (views.has(this)) {
-      return Promise.reject(
-        new IllegalStateError('start the client that created this view (usingNamespace)'),
-      );
+      throw new IllegalStateError('start the client that created this view (usingNamespace)');
     }
-    return this.#lifecycle.start();
+    if (options !== undefined) {
+      validateOptionsObject('options', options);
+      if (options.timeoutMs !== undefined) validateTimeoutMs('timeoutMs', options.timeoutMs);
+      validateSignal(options.signal);
+    }
+    await this.#lifecycle.start();
+    if (options === undefined) return;
+    try {
+      await this.#lifecycle.firstConnection(options);
+    } catch (error) {
+      await this.#lifecycle.close();
+      throw error;
+    }
   }
 
   /** Closes the session (its ephemeral nodes go at once) and stops background work; twice is a no-op. */
@@ -827,6 +855,7 @@ export class FrameworkClient {
         signal,
         closedSignal,
         attemptsEndOnAbort: true,
+        isRetryable: retryableOnceConnected,
         onRetry: ({ retryCount, delayMs, error }) =>
           this.#logger.debug(`retrying ${operation}`, { path, retryCount, delayMs, error }),
       });

@@ -141,6 +141,17 @@ export interface VersionOptions extends SignalOptions {
   readonly version?: number | undefined;
 }
 
+/**
+ * Options of {@link FrameworkClient.start}. Given an options object, start() also waits for the
+ * first connection; if none comes, it rejects and the client is closed.
+ */
+export interface StartOptions {
+  /** Wait at most this long for the first connection. Default: the client's connectionTimeoutMs. */
+  readonly timeoutMs?: number | undefined;
+  /** Aborting ends the wait with `signal.reason` (and closes the client). Default: none. */
+  readonly signal?: AbortSignal | undefined;
+}
+
 /** Options of {@link FrameworkClient.blockUntilConnected}. */
 export interface BlockUntilConnectedOptions {
   /** Give up (resolve false) after this long. Default: wait until connected or closed. */

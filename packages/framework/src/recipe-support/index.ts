@@ -38,6 +38,7 @@ export type { WhileConnected } from './while-connected.js';
 export { connectionStreamOf } from './connection-stream-of.js';
 export { prepareIdempotentWrites } from './prepare-idempotent-writes.js';
 export { assertClientStarted } from './assert-client-started.js';
+export { untilFirstConnection } from './until-first-connection.js';
 export { ConnectionStream } from '../state/connection-stream.js';
 export type { LossCause } from '../state/connection-stream.js';
 // Retrying background work (a node to keep, a delete to finish) the way the retry policy says

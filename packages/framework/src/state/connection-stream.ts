@@ -12,6 +12,7 @@ import {
   subscribeStateListener,
   type StateChangedListener,
 } from '../client/subscribe-state-listener.js';
+import type { FirstConnection } from './first-connection.js';
 import {
   ConnectionState,
   isConnectedState,
@@ -38,6 +39,8 @@ export interface ConnectionStreamSources {
   readonly closing: AbortSignal;
   /** Where a throwing listener goes (the unhandled-errors stream). */
   readonly report: (error: unknown, context: string) => void;
+  /** The wait for the client's first connection. */
+  readonly firstConnection: FirstConnection;
 }
 
 /**
@@ -91,6 +94,21 @@ export class ConnectionStream {
   /** True while a connection is up and proven (and the client is not closed). */
   get isConnected(): boolean {
     return !this.#closed.signal.aborted && this.#sources.isConnected();
+  }
+
+  /** True once the client has been connected (see {@link firstConnection}). */
+  get wasConnected(): boolean {
+    return this.#sources.firstConnection.done;
+  }
+
+  /**
+   * Waits for the client's first connection, at most connectionTimeoutMs, before a recipe call
+   * starts counting its own time (see FirstConnection): rejects with IllegalStateError before
+   * start(), ClosedError once closed, `signal.reason`, or the ConnectionLossError that says why
+   * no connection came. Resolves at once once the client has been connected.
+   */
+  firstConnection(signal?: AbortSignal): Promise<void> {
+    return this.#sources.firstConnection.wait({ signal });
   }
 
   /** Which states count as losses. */

@@ -36,6 +36,29 @@ export interface ClientHealth {
   readonly eventLoopStalls: number;
   /** The watch budget and how much of it is in use. */
   readonly watchBudget: WatchBudget;
+  /**
+   * The last failed connection attempt (kept after the client connects): the server, the
+   * error's code (`ECONNREFUSED`, `ENOTFOUND`, `ETIMEDOUT`, ...) and message, and when
+   * (ISO 8601). Undefined while no attempt has failed.
+   */
+  readonly lastConnectionError: ConnectionErrorReport | undefined;
+}
+
+/** A failed connection attempt, as {@link ClientHealth} reports it. */
+export interface ConnectionErrorReport {
+  /** `host:port`. */
+  readonly server: string;
+  readonly code: string | undefined;
+  readonly message: string;
+  /** When it failed, ISO 8601. */
+  readonly at: string;
+}
+
+/** A failed connection attempt as the connection records it. */
+interface ConnectionFailure {
+  readonly server: string;
+  readonly cause: Error;
+  readonly atMs: number;
 }
 
 /** What a health snapshot is made from (wired by createFramework). */
@@ -47,6 +70,8 @@ export interface ClientHealthSources {
   readonly connectionState: () => ConnectionState | undefined;
   readonly sessionId: () => bigint | undefined;
   readonly lastHeardMs: () => number | undefined;
+  /** The last failed connection attempt: server, cause, `Date.now()` time. */
+  readonly lastConnectionFailure: () => ConnectionFailure | undefined;
   readonly watchBudget: () => WatchBudget;
 }
 
@@ -71,6 +96,18 @@ export function healthOf(sources: ClientHealthSources): ClientHealth {
     lostCount: history.changes.LOST,
     eventLoopStalls: history.eventLoopStalls,
     watchBudget: sources.watchBudget(),
+    lastConnectionError: reportOf(sources.lastConnectionFailure()),
+  };
+}
+
+function reportOf(failure: ConnectionFailure | undefined): ConnectionErrorReport | undefined {
+  if (failure === undefined) return undefined;
+  const code = (failure.cause as { code?: unknown }).code;
+  return {
+    server: failure.server,
+    code: typeof code === 'string' ? code : undefined,
+    message: failure.cause.message,
+    at: new Date(failure.atMs).toISOString(),
   };
 }
 

@@ -56,6 +56,8 @@ import {
   type NzcRawRequest,
 } from './nzc-raw-request.js';
 import { NzcReplyTap } from './nzc-reply-tap.js';
+import type { ConnectionAttempts } from './connection-attempts.js';
+import { tapConnectionAttempts } from './nzc-attempt-tap.js';
 import { assertSupportedNzcVersion } from './nzc-version.js';
 import type { ServerAddress } from '../paths/connect-string.js';
 import type {
@@ -169,6 +171,8 @@ export interface NzcHandleOptions {
    * watchers: persistent watches are dispatched from here. Must not throw.
    */
   onNotification: (event: NzcWatcherEvent) => void;
+  /** Hears what each connection attempt went through (see ConnectionAttempts). */
+  attempts: ConnectionAttempts;
   /**
    * Settles a request's promise (called inside nzc's socket handler as each reply is read):
    * now, or behind the notifications read before it (see EventDelivery).
@@ -276,6 +280,7 @@ export class NzcHandle {
       this.#connectSentAtMs = performance.now();
       onSocketConnected();
     };
+    tapConnectionAttempts(manager, options.attempts, () => this.#closed);
     // nzc only knows one-shot watchers; every notification passes through this one method.
     const watchers = this.#client.connectionManager.watcherManager;
     const emitToOneShotWatchers = watchers.emit.bind(watchers);

@@ -68,6 +68,16 @@ export interface NzcConnectionManager {
   readonly connectTimeoutHandler: NodeJS.Timeout | undefined;
   /** Bound to each new socket's 'connect' event: writes the handshake; the adapter times it. */
   onSocketConnected(): void;
+  /** Picks the server of the next attempt (after a random pause once all were tried). */
+  findNextServer(callback: (server: { host: string; port: number }) => void): void;
+  /** Bound to each new socket's 'error' event (nzc keeps the error to itself). */
+  onSocketError(error: Error): void;
+  /** nzc's TCP connect timer fired: it destroys the socket. */
+  onSocketConnectTimeout(): void;
+  /** Bound to each new socket's 'close' event: fails what is pending, tries the next server. */
+  onSocketClosed(hadError: boolean): void;
+  /** nzc's TCP connect timeout, in ms. */
+  readonly connectTimeout: number;
   readonly socket: Socket | undefined;
   /** The servers nzc tries in turn; the adapter sets them from its own parse. */
   servers: { host: string; port: number }[];

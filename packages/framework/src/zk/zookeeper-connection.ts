@@ -1,13 +1,14 @@
 import { performance } from 'node:perf_hooks';
 import { Subject, type Observable } from 'rxjs';
+import type {
+  ConnectionLossError} from '../errors/zookeeper-error-classes.js';
 import {
   AuthFailedError,
   ClosedError,
-  ConnectionLossError,
   SessionExpiredError,
 } from '../errors/zookeeper-error-classes.js';
 import { isConnectionLoss, isRetryable, isZooKeeperError } from '../errors/predicates.js';
-import { markNeverSent } from '../errors/never-sent.js';
+import { markBeforeFirstConnection, markNeverSent } from '../errors/never-sent.js';
 import type { Logger } from '../logging/logger.js';
 import type { ConnectionEvent } from './connection-event.js';
 import { ConnectionHealthMonitor } from './connection-health-monitor.js';
@@ -21,6 +22,7 @@ import {
 import { ReadBatcher } from './read-batcher.js';
 import { parseConnectString, type ServerAddress } from '../paths/connect-string.js';
 import { InFlightRequests } from './in-flight-requests.js';
+import { ConnectionAttempts, type ConnectionFailure } from './connection-attempts.js';
 import { WatchRegistry, type WatchKind } from './watch-registry.js';
 import {
   PersistentWatchRegistry,
@@ -52,6 +54,8 @@ export interface ZooKeeperConnectionOptions {
   readonly watchBudgetBytes: number;
   readonly logger: Logger;
   readonly reportUnhandledError: (error: unknown, context: string) => void;
+  /** False when connection problems are not to be logged (connectionIssueLogging 'off'). */
+  readonly logConnectionFailures: boolean;
   /** Times every request; undefined (nothing timed) when no OpenTelemetry SDK is installed. */
   readonly requestDurations?: RequestDurations | undefined;
 }
@@ -93,6 +97,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
   /** Set once the server rejected our credentials: the connection is over for good. */
   #authFailure: AuthFailedError | undefined;
   readonly #servers: readonly ServerAddress[];
+  readonly #attempts: ConnectionAttempts;
   #handle: NzcHandle | undefined;
   #connected = false;
   #closed = false;
@@ -102,6 +107,9 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
   constructor(options: ZooKeeperConnectionOptions) {
     this.#options = options;
     this.#servers = parseConnectString(options.connectString).servers;
+    this.#attempts = new ConnectionAttempts(options.logger, {
+      quiet: !options.logConnectionFailures,
+    });
     this.#watches = new WatchRegistry({
       budgetBytes: options.watchBudgetBytes,
       onWatcherError: (error, path) => options.reportUnhandledError(error, `watcher on ${path}`),
@@ -116,7 +124,10 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
       serverCount: this.#servers.length,
       probe: () => this.#probe(),
       onDead: (reason) => this.#connectionDead(reason),
-      onHandshakeStuck: () => this.#handle?.dropConnection(),
+      onHandshakeStuck: () => {
+        this.#attempts.timedOut(this.#health.connectTimeoutMs);
+        this.#handle?.dropConnection();
+      },
       currentSocket: () => this.#handle?.socket,
       lastHeardMs: () => this.lastHeardMs,
     });
@@ -136,6 +147,11 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     return this.#authFailure !== undefined;
   }
 
+  /** What every wait rejects with once the server rejected our credentials. */
+  get authFailure(): AuthFailedError | undefined {
+    return this.#authFailure;
+  }
+
   get sessionId(): bigint | undefined {
     return this.#lastSessionId;
   }
@@ -150,6 +166,19 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
    */
   get lastHeardMs(): number | undefined {
     return this.#lastSessionId === undefined ? undefined : this.#handle?.lastHeardMs;
+  }
+
+  /** The last failed connection attempt: its server, cause and time. */
+  get lastConnectionFailure(): ConnectionFailure | undefined {
+    return this.#attempts.lastFailure;
+  }
+
+  /**
+   * What a call that waited `waitedMs` for a connection in vain rejects with: `what` (e.g.
+   * "not connected"), the servers tried and the last cause (its `cause`).
+   */
+  notConnectedError(what: string, waitedMs: number): ConnectionLossError {
+    return this.#attempts.notConnectedError(what, waitedMs);
   }
 
   get watchBytesInUse(): number {
@@ -456,13 +485,13 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
       // Many waits may share one caller signal: onAbort keeps that O(1) and warning-free.
       const stopListening = signal && onAbort(signal, () => parked.reject(signal.reason as Error));
       const timer = setTimeout(() => {
-        parked.reject(
-          markNeverSent(
-            new ConnectionLossError({
-              detail: `not connected within connectionTimeoutMs (${this.#options.connectionTimeoutMs} ms)`,
-            }),
-          ),
+        const error = this.#attempts.notConnectedError(
+          'not connected (connectionTimeoutMs)',
+          this.#options.connectionTimeoutMs,
         );
+        markNeverSent(error);
+        if (this.#lastSessionId === undefined) markBeforeFirstConnection(error);
+        parked.reject(error);
       }, this.#options.connectionTimeoutMs);
       this.#parked.push(parked);
     });
@@ -495,6 +524,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
         this.#delivery.push(() => this.#persistentWatches.dispatch(event));
       },
       inOrder: (settle) => this.#delivery.inOrder(settle),
+      attempts: this.#attempts,
     });
     this.#handle = handle;
     handle.connect();
@@ -504,6 +534,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     if (handle !== this.#handle || this.#closed) return;
     switch (event) {
       case 'connected':
+        this.#attempts.succeeded();
         if (this.#options.authInfo.length === 0) this.#setConnected(handle);
         else this.#confirmCredentials(handle);
         return;

@@ -2,6 +2,7 @@
 // subjects the test drives and unhandled errors collected in an array.
 import { WriteWitnesses } from '../../src/client/write-witnesses.js';
 import { ConnectionStream } from '../../src/state/connection-stream.js';
+import { FirstConnection } from '../../src/state/first-connection.js';
 import { CallOrderGate } from '../../src/client/call-order-gate.js';
 import { BehaviorSubject, Subject } from 'rxjs';
 import { defaultAclProvider } from '../../src/client/acl-provider.js';
@@ -85,6 +86,14 @@ export async function fakeSetup(options: FakeSetupOptions = {}): Promise<FakeSet
       validUntilMs: () => Infinity,
       closing: closed.signal,
       report: (error, where) => unhandledSubject.next({ error, context: where }),
+      firstConnection: new FirstConnection({
+        changes,
+        closing: closed.signal,
+        started: () => started,
+        connectionTimeoutMs: 15_000,
+        notConnected: () => new Error('not connected'),
+        authFailure: () => undefined,
+      }),
     }),
     sessionCredentials: () => ({ sessionId: zk.sessionId, password: Buffer.alloc(16, 7) }),
     reportUnhandledError: (error, where) => unhandledSubject.next({ error, context: where }),
@@ -104,6 +113,7 @@ export async function fakeSetup(options: FakeSetupOptions = {}): Promise<FakeSet
         connectionState: () => states.value,
         sessionId: () => zk.sessionId,
         lastHeardMs: () => undefined,
+        lastConnectionFailure: () => undefined,
         watchBudget: () => ({ budgetBytes: 512 * 1024, usedBytes: 0 }),
       }),
     useContainerParents: options.useContainerParents ?? true,
@@ -127,6 +137,9 @@ export async function fakeSetup(options: FakeSetupOptions = {}): Promise<FakeSet
     },
     blockUntilConnected(): Promise<boolean> {
       return Promise.resolve(true);
+    },
+    firstConnection(): Promise<void> {
+      return Promise.resolve();
     },
   };
   const client = new FrameworkClient(context, lifecycle, options.namespace);
