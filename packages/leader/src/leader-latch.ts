@@ -298,9 +298,14 @@ export class LeaderLatch {
       throw new IllegalStateError('await() before start()', { path: this.#path });
     }
     if (this.#state === LeaderState.CLOSED) throw this.#closedError();
-    // The time limit counts from the client's first connection (see untilFirstConnection).
-    const connecting = untilFirstConnection(this.#client, signal);
-    if (connecting !== undefined) await connecting;
+    if (timeoutMs !== undefined) {
+      // The time limit counts from the client's first connection (see untilFirstConnection);
+      // the latch's close ends that wait with its ClosedError.
+      const closer = this.#closer.signal;
+      const ends = signal === undefined ? closer : AbortSignal.any([signal, closer]);
+      const connecting = untilFirstConnection(this.#client, ends);
+      if (connecting !== undefined) await connecting;
+    }
     return await waitForLeadership(this.#leadership.changes, {
       timeoutMs,
       signal,

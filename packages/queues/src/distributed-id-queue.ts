@@ -68,8 +68,13 @@ export class DistributedIdQueue<T = Buffer> extends WrappedQueue<T> {
       });
     }
     options.signal?.throwIfAborted();
-    // The time limit counts from the client's first connection (see untilFirstConnection).
-    const connecting = untilFirstConnection(this.#client, options.signal);
+    // The time limit counts from the client's first connection (see untilFirstConnection);
+    // the queue's close ends that wait too.
+    const closed = this.#closing.signal;
+    const connecting = untilFirstConnection(
+      this.#client,
+      options.signal === undefined ? closed : AbortSignal.any([options.signal, closed]),
+    );
     if (connecting !== undefined) await connecting;
     using limits = CallLimits.of(this.#client, options.timeoutMs, options.signal);
     const signal =

@@ -221,8 +221,13 @@ export class SimpleDistributedQueue {
   async #take(wait: boolean, options: WaitOptions): Promise<Buffer | null> {
     this.#assertOpen();
     options.signal?.throwIfAborted();
-    // The time limit counts from the client's first connection (see untilFirstConnection).
-    const connecting = untilFirstConnection(this.#client, options.signal);
+    // The time limit counts from the client's first connection (see untilFirstConnection);
+    // the queue's close ends that wait too.
+    const closed = this.#closing.signal;
+    const connecting = untilFirstConnection(
+      this.#client,
+      options.signal === undefined ? closed : AbortSignal.any([options.signal, closed]),
+    );
     if (connecting !== undefined) await connecting;
     // Disposed by hand: `using` compiles to a helper that costs more than the whole call here.
     const limits = CallLimits.of(this.#client, options.timeoutMs, options.signal);
