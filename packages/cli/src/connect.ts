@@ -54,12 +54,14 @@ export async function connect(
       `invalid --connect '${options.connect}': ${error instanceof Error ? error.message : ''}`,
     );
   }
-  await client.start();
-  if (!(await client.blockUntilConnected({ timeoutMs: options.timeoutMs }))) {
-    await client.close();
+  try {
+    // Rejects with the servers tried and why (refused, host not found, ...); closes the client.
+    await client.start({ timeoutMs: options.timeoutMs });
+  } catch (error) {
+    const why = error instanceof Error ? `: ${error.message}` : '';
     throw new CliError(
       ExitCode.CONNECTION,
-      `could not connect to ZooKeeper at ${hostsOf(options.connect)} within ${options.timeoutMs} ms`,
+      `could not connect to ZooKeeper at ${hostsOf(options.connect)} within ${options.timeoutMs} ms${why}`,
     );
   }
   return client;

@@ -232,7 +232,7 @@ describe('zkrecipes inspect', () => {
     assert.match(help.stdout, /Exit codes/);
   });
 
-  it('exits 3 within the connection timeout for an unreachable ensemble, naming the hosts', async () => {
+  it('exits 3 within the connection timeout for an unreachable ensemble, naming the hosts and the cause', async () => {
     const [p1, p2] = [await freePort(), await freePort()];
     const hosts = `127.0.0.1:${p1},127.0.0.1:${p2}`;
     const run = await runCli(['inspect', '/x', '-c', hosts, '--timeout', '1000']);
@@ -241,6 +241,8 @@ describe('zkrecipes inspect', () => {
       run.stderr,
       new RegExp(`127\\.0\\.0\\.1:${p1}, 127\\.0\\.0\\.1:${p2} within 1000 ms`),
     );
+    // ...and why: nothing listens on either port.
+    assert.match(run.stderr, /ECONNREFUSED/);
     assert.ok(run.elapsedMs < 6000, `took ${Math.round(run.elapsedMs)} ms`);
     const json = await runCli(['inspect', '/x', '--json', '-c', hosts, '--timeout', '500']);
     assert.equal(json.code, 3);
