@@ -1,7 +1,7 @@
-// The recipe pages followed in a new ES module project with every package installed from its
-// tarball (the rule for the pages is in recipe-pages.ts). A file of its own: node's test runner
-// gives each file 180 s, and one file for every packaging test timed out on a loaded machine.
-// The tarballs are packed once for all the files (shared-packs.ts).
+// The recipe pages and package READMEs followed in a new ES module project with every package
+// installed from its tarball (the rule for the pages is in recipe-pages.ts). A file of its own:
+// node's test runner gives each file 180 s, and one file for every packaging test timed out on
+// a loaded machine. The tarballs are packed once for all the files (shared-packs.ts).
 import { after, before, describe } from 'node:test';
 import { fromLocalSources, NPM_INSTALL_FLAGS } from './local-install.js';
 import { packedSuite } from './packed-suite.js';
