@@ -23,15 +23,20 @@
 //
 // Programs of every page run side by side, two at a time, except those that name overlapping
 // paths (see page-programs.ts): they run one after the other. Give each example its own paths.
+//
+// recipe-pages.test.ts checks the recipe pages and readme-pages.test.ts the READMEs, each with a
+// server and a project of its own: node's test runner gives each file 180 s.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import type { TestingServer } from '@zkrecipes/testing';
+import { fromLocalSources, NPM_INSTALL_FLAGS } from './local-install.js';
 import { codeBlocks } from './markdown-blocks.js';
 import { REPO_ROOT } from './pack-packages.js';
+import { packedSuite } from './packed-suite.js';
 import { lanesOf, pageLine, programsOf, source, type Program } from './page-programs.js';
-import type { TempProject } from './temp-project.js';
+import { TempProject } from './temp-project.js';
 
 const EXAMPLE_TIMEOUT_MS = 30_000;
 /** Programs running at once: the machine has two cores, and ZooKeeper runs on them too. */
@@ -123,37 +128,67 @@ function hasCode(page: string): boolean {
   );
 }
 
-/**
- * The pages checked: every recipe page, and every README with code (a README without any, such
- * as the CLI's, has nothing to run).
- */
-function checkedPages(): string[] {
-  const recipes = readdirSync(join(REPO_ROOT, 'docs', 'recipes'))
+/** The recipe pages, docs/recipes/*.md. */
+export function recipePages(): string[] {
+  return readdirSync(join(REPO_ROOT, 'docs', 'recipes'))
     .filter((file) => file.endsWith('.md'))
     .sort()
     .map((file) => `docs/recipes/${file}`);
-  const readmes = readdirSync(join(REPO_ROOT, 'packages'))
-    .sort()
-    .map((dir) => `packages/${dir}/README.md`)
-    .filter((page) => existsSync(join(REPO_ROOT, page)));
-  return [...recipes, ...[...readmes, 'README.md'].filter(hasCode)];
 }
 
 /**
- * The docs pages' suite, inside a suite that has started `context().server` and set up
+ * The READMEs with code: every package's, and the root one (a README without a TypeScript
+ * block, such as the CLI's, has nothing to run).
+ */
+export function readmePages(): string[] {
+  const packages = readdirSync(join(REPO_ROOT, 'packages'))
+    .sort()
+    .map((dir) => `packages/${dir}/README.md`)
+    .filter((page) => existsSync(join(REPO_ROOT, page)));
+  return [...packages, 'README.md'].filter(hasCode);
+}
+
+/**
+ * A suite that checks `pages` as the header says: it starts a server, gets the tarballs, makes
+ * an ES module project with every package (the CLI aside), typescript and @types/node, then
+ * compiles and runs every program of the pages.
+ */
+export function describePages(title: string, pages: readonly string[]): void {
+  describe(`${title}, in a new ES module project`, () => {
+    const packed = packedSuite();
+    let project: TempProject;
+
+    before(async () => {
+      const { tarballs } = packed();
+      project = TempProject.create('pages');
+      await project.must('npm', ['init', '-y']);
+      await project.must('npm', ['pkg', 'set', 'type=module']);
+      const ours = [...tarballs].filter(([name]) => name !== '@zkrecipes/cli');
+      const tools = fromLocalSources(['typescript', '@types/node'], tarballs);
+      const all = [...ours.map(([, tarball]) => tarball), ...tools];
+      await project.must('npm', ['install', ...NPM_INSTALL_FLAGS, ...all]);
+    });
+    after(() => project?.remove());
+
+    describeChecks(pages, () => ({ server: packed().server, project }));
+  });
+}
+
+/**
+ * The checks of `pages`, inside a suite that has started `context().server` and set up
  * `context().project`: an ES module project with every package, typescript and @types/node.
  */
-export function describeRecipePages(
+function describeChecks(
+  pages: readonly string[],
   context: () => { server: TestingServer; project: TempProject },
 ): void {
-  const pages = checkedPages();
   const programs = pages.flatMap(programsOf);
   /** Compiler errors by page, as `page:line: message`. */
   const errors = new Map<string, string[]>(pages.map((page) => [page, []]));
   /** Each program's run: its failure, or undefined. */
   let runs = new Map<Program, Promise<string | undefined>>();
 
-  describe('the recipe pages and READMEs, in a project made from the tarballs', () => {
+  describe('every TypeScript block, compiled and run', () => {
     before(async () => {
       const { project, server } = context();
       const tsconfig = codeBlocks(
