@@ -111,9 +111,7 @@ async function main(): Promise<boolean> {
     logger: silentLogger,
     closeOnExit: true,
   });
-  await client.start();
-  if (!(await client.blockUntilConnected({ timeoutMs: 15_000 })))
-    throw new Error(`cannot reach ${connectString}`);
+  await client.start({ timeoutMs: 15_000 }); // rejects, saying which server and why, if unreachable
   await createFolders(client);
 
   const offered = Array.from({ length: config.tasks }, (_, i) => taskName(i + 1));

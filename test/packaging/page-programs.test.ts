@@ -10,6 +10,7 @@ function program(file: string, ...paths: string[]): Program {
     page: 'docs/recipes/test.md',
     file,
     blocks: [{ lang: 'ts', line: 1, code, marker: '', note: '' }],
+    isTest: false,
   };
 }
 

@@ -1,10 +1,10 @@
-// The programs a recipe page is made of, as its markers say (the rule is in recipe-pages.ts),
+// The programs a docs page is made of, as its markers say (the rule is in recipe-pages.ts),
 // and the lanes they can run in: programs that may touch the same ZooKeeper paths (of any
 // page) run one after the other, the others side by side.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { codeBlocks, type CodeBlock } from './markdown-blocks.js';
+import { codeBlocks, importsOf, type CodeBlock } from './markdown-blocks.js';
 import { REPO_ROOT } from './pack-packages.js';
 
 /** One compiled and run file: the page's blocks it is made of, in order. */
@@ -12,13 +12,23 @@ export interface Program {
   readonly page: string;
   readonly file: string;
   readonly blocks: readonly CodeBlock[];
+  /** A test file (it imports node:test): run with `node --test`; its name ends in `.test`. */
+  readonly isTest: boolean;
 }
 
 const MARKERS = new Set(['', 'continues', 'fragment']);
 
+/** What a page's programs are named after: `locks` (docs/recipes/locks.md), `locks-README`. */
+function nameOf(page: string): string {
+  return page
+    .replace(/\.md$/, '')
+    .replace(/^(docs\/recipes|packages)\//, '')
+    .replaceAll('/', '-');
+}
+
 /** The programs of one page: one per block, a continuing block appended to the one before. */
 export function programsOf(page: string): Program[] {
-  const name = page.replace(/^.*\//, '').replace(/\.md$/, '');
+  const name = nameOf(page);
   const blocks = codeBlocks(readFileSync(join(REPO_ROOT, page), 'utf8')).filter((block) =>
     /^(ts|js)$/.test(block.lang),
   );
@@ -33,7 +43,9 @@ export function programsOf(page: string): Program[] {
     const previous = programs.at(-1);
     if (block.marker === 'continues') assert.ok(previous, `${where} continues no block`);
     const chain = block.marker === 'continues' ? [...previous!.blocks, block] : [block];
-    programs.push({ page, file: `${name}-${block.line}`, blocks: chain });
+    const isTest = chain.some((link) => importsOf(link.code).includes('node:test'));
+    const file = `${name}-${block.line}${isTest ? '.test' : ''}`;
+    programs.push({ page, file, blocks: chain, isTest });
   }
   return programs;
 }

@@ -5,8 +5,9 @@
 // around every file, sources next to the maps) is absent there. Dependencies from the registry
 // come from npm's cache when it has them (--prefer-offline), so after `npm ci` this usually
 // needs no network. getting-started.test.ts follows the whole page, recipe-pages.test.ts the
-// recipe pages: node's test runner gives each file 180 s, and one file for all of it timed out
-// on a loaded machine. The files share one packing (shared-packs.ts).
+// recipe pages, readme-pages.test.ts the READMEs: node's test runner gives each file 180 s, and
+// one file for all of it timed out on a loaded machine. The files share one packing
+// (shared-packs.ts).
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,8 +1,10 @@
-// The recipe pages (docs/recipes/*.md) checked in a project made from the packed tarballs, as
+// The recipe pages (docs/recipes/*.md) and the package READMEs (packages/*/README.md, and the
+// root README.md once it has TypeScript) checked in a project made from the packed tarballs, as
 // a reader would copy their code: every TypeScript block compiles as written under the strict
 // NodeNext tsconfig.json of docs/getting-started.md, and runs against a real ZooKeeper, ending
 // by itself with exit code 0 and nothing on stderr (no unhandled rejection, no warning). The
-// test adds nothing to the code; it only sets ZKRECIPES_CONNECT, which the examples read.
+// test adds nothing to the code; it only sets ZKRECIPES_CONNECT, which every example that
+// connects reads (`process.env.ZKRECIPES_CONNECT ?? '127.0.0.1:2181'`).
 //
 // The rule for the pages (an HTML comment on the line before a block's fence):
 // - no comment: the block is a program of its own;
@@ -15,17 +17,26 @@
 //   programs run it). Use it sparingly: a reader copies examples, and only checked ones stay
 //   right.
 //
+// A program that imports node:test is a test file, as a user of @zkrecipes/testing writes one:
+// it runs with `node --test` and starts its own server, so it needs no ZKRECIPES_CONNECT. A
+// program that connects to nothing (@zkrecipes/wire's encodes a request) just runs.
+//
 // Programs of every page run side by side, two at a time, except those that name overlapping
 // paths (see page-programs.ts): they run one after the other. Give each example its own paths.
+//
+// recipe-pages.test.ts checks the recipe pages and readme-pages.test.ts the READMEs, each with a
+// server and a project of its own: node's test runner gives each file 180 s.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import type { TestingServer } from '@zkrecipes/testing';
+import { fromLocalSources, NPM_INSTALL_FLAGS } from './local-install.js';
 import { codeBlocks } from './markdown-blocks.js';
 import { REPO_ROOT } from './pack-packages.js';
+import { packedSuite } from './packed-suite.js';
 import { lanesOf, pageLine, programsOf, source, type Program } from './page-programs.js';
-import type { TempProject } from './temp-project.js';
+import { TempProject } from './temp-project.js';
 
 const EXAMPLE_TIMEOUT_MS = 30_000;
 /** Programs running at once: the machine has two cores, and ZooKeeper runs on them too. */
@@ -94,36 +105,90 @@ async function runProgram(project: TempProject, program: Program): Promise<strin
   const what =
     `the block at ${program.page}:${last.line}` +
     (before.length > 0 ? `, run after the blocks it continues (lines ${before.join(', ')})` : '');
-  if (!/process\.env\.ZKRECIPES_CONNECT/.test(source(program))) {
+  // A test file brings its own server; a program that names no connect string connects to none.
+  const text = source(program);
+  const connects = !program.isTest && /connectString/.test(text);
+  if (connects && !/process\.env\.ZKRECIPES_CONNECT/.test(text)) {
     return `${what} does not read ZKRECIPES_CONNECT`;
   }
+  const test = program.isTest ? ['--test'] : [];
   const { code, output, stderr } = await project.run(
     'node',
-    ['--enable-source-maps', `${program.file}.js`],
+    ['--enable-source-maps', ...test, `${program.file}.js`],
     EXAMPLE_TIMEOUT_MS,
   );
   if (code === 0 && stderr === '') return undefined;
   return `${what} ${code === 0 ? 'wrote to stderr' : `exited ${code}`}:\n${onPage(program, output)}`;
 }
 
-/**
- * The recipe pages' suite, inside a suite that has started `context().server` and set up
- * `context().project`: an ES module project with every package, typescript and @types/node.
- */
-export function describeRecipePages(
-  context: () => { server: TestingServer; project: TempProject },
-): void {
-  const pages = readdirSync(join(REPO_ROOT, 'docs', 'recipes'))
+/** Whether a page has a TypeScript (or JavaScript) block. */
+function hasCode(page: string): boolean {
+  return codeBlocks(readFileSync(join(REPO_ROOT, page), 'utf8')).some((block) =>
+    /^(ts|js)$/.test(block.lang),
+  );
+}
+
+/** The recipe pages, docs/recipes/*.md. */
+export function recipePages(): string[] {
+  return readdirSync(join(REPO_ROOT, 'docs', 'recipes'))
     .filter((file) => file.endsWith('.md'))
     .sort()
     .map((file) => `docs/recipes/${file}`);
+}
+
+/**
+ * The READMEs with code: every package's, and the root one (a README without a TypeScript
+ * block, such as the CLI's, has nothing to run).
+ */
+export function readmePages(): string[] {
+  const packages = readdirSync(join(REPO_ROOT, 'packages'))
+    .sort()
+    .map((dir) => `packages/${dir}/README.md`)
+    .filter((page) => existsSync(join(REPO_ROOT, page)));
+  return [...packages, 'README.md'].filter(hasCode);
+}
+
+/**
+ * A suite that checks `pages` as the header says: it starts a server, gets the tarballs, makes
+ * an ES module project with every package (the CLI aside), typescript and @types/node, then
+ * compiles and runs every program of the pages.
+ */
+export function describePages(title: string, pages: readonly string[]): void {
+  describe(`${title}, in a new ES module project`, () => {
+    const packed = packedSuite();
+    let project: TempProject;
+
+    before(async () => {
+      const { tarballs } = packed();
+      project = TempProject.create('pages');
+      await project.must('npm', ['init', '-y']);
+      await project.must('npm', ['pkg', 'set', 'type=module']);
+      const ours = [...tarballs].filter(([name]) => name !== '@zkrecipes/cli');
+      const tools = fromLocalSources(['typescript', '@types/node'], tarballs);
+      const all = [...ours.map(([, tarball]) => tarball), ...tools];
+      await project.must('npm', ['install', ...NPM_INSTALL_FLAGS, ...all]);
+    });
+    after(() => project?.remove());
+
+    describeChecks(pages, () => ({ server: packed().server, project }));
+  });
+}
+
+/**
+ * The checks of `pages`, inside a suite that has started `context().server` and set up
+ * `context().project`: an ES module project with every package, typescript and @types/node.
+ */
+function describeChecks(
+  pages: readonly string[],
+  context: () => { server: TestingServer; project: TempProject },
+): void {
   const programs = pages.flatMap(programsOf);
   /** Compiler errors by page, as `page:line: message`. */
   const errors = new Map<string, string[]>(pages.map((page) => [page, []]));
   /** Each program's run: its failure, or undefined. */
   let runs = new Map<Program, Promise<string | undefined>>();
 
-  describe('the recipe pages, in a project made from the tarballs', () => {
+  describe('every TypeScript block, compiled and run', () => {
     before(async () => {
       const { project, server } = context();
       const tsconfig = codeBlocks(

@@ -31,7 +31,7 @@ const client = createFramework({
   connectString: values.connect,
   retryPolicy: new ExponentialBackoffRetry({ baseSleepMs: 200, maxRetries: 5 }),
 });
-await client.start();
+await client.start({ timeoutMs: 10_000 });
 await using discovery = new ServiceDiscovery(client, values.base);
 await discovery.start();
 const provider = discovery.serviceProvider(values.name);

@@ -41,7 +41,7 @@ const client = createFramework({
   retryPolicy: new ExponentialBackoffRetry({ baseSleepMs: 200, maxRetries: 5 }),
   closeOnExit: true,
 });
-await client.start();
+await client.start({ timeoutMs: 10_000 });
 
 const instance = createServiceInstance({
   name: values.name,

@@ -24,7 +24,7 @@ const client = createFramework({
   closeOnExit: true,
   logger: silentLogger,
 });
-await client.start();
+await client.start({ timeoutMs: 10_000 });
 
 const group = new GroupMember(client, Paths.WORKERS, config.id, Buffer.from(`pid ${process.pid}`));
 const runner = new TaskRunner(client, { worker: config.id, workMs: config.workMs, report });
