@@ -23,6 +23,7 @@ import {
   iterableObservable,
 } from '@zkrecipes/framework';
 import {
+  assertClientStarted,
   checkClient,
   checkListener,
   EventDispatcher,
@@ -193,7 +194,9 @@ export class SharedValue {
 
   /**
    * Creates the node with the seed value unless it exists (and missing parents), reads it and
-   * starts watching it (Curator's `start()`). A second call rejects with IllegalStateError.
+   * starts watching it (Curator's `start()`). A second call rejects with IllegalStateError, and
+   * so does a call on a client not started yet (on a closed one: ClosedError), before anything:
+   * the value can be started once the client is.
    * When it rejects (an outage, the signal) the value stays started: it reads again on the
    * next reconnect; close() it if you give up.
    */
@@ -204,6 +207,8 @@ export class SharedValue {
         path: this.#path,
       });
     }
+    // Before the state changes: the value stays startable once the client is.
+    assertClientStarted(this.#client, this.#path);
     this.#state = RecipeState.STARTED;
     this.#unsubscribeState = connectionStreamOf(this.#client).onState((state) => {
       if (this.#state !== RecipeState.STARTED) return;

@@ -12,6 +12,7 @@ import {
   type IterableObservable,
 } from '@zkrecipes/framework';
 import {
+  assertClientStarted,
   booleanOption,
   checkClient,
   checkEventListener,
@@ -64,6 +65,7 @@ export interface CuratorCacheOptions {
  * ```
  */
 export class CuratorCache {
+  readonly #client: FrameworkClient;
   readonly #path: string;
   readonly #clearOnClose: boolean;
   readonly #closer = new AbortController();
@@ -92,6 +94,7 @@ export class CuratorCache {
       options.concurrency,
       DEFAULT_CACHE_CONCURRENCY,
     );
+    this.#client = client;
     this.#path = path;
     // Every request in flight listens to it: up to twice `concurrency`.
     setMaxListeners(0, this.#closer.signal);
@@ -173,13 +176,21 @@ export class CuratorCache {
   /**
    * Starts caching in the background, as Curator's `start()`: adds the watch, then reads the
    * tree (a NODE_CREATED for each node, then INITIALIZED). Resolves at once; failures go to
-   * {@link errors} and are retried on the next reconnect. A second start rejects.
+   * {@link errors} and are retried on the next reconnect. A second start rejects, and so does a
+   * start on a client not started yet or closed (the cache can be started once the client is).
    */
   start(): Promise<void> {
     if (this.#state !== RecipeState.LATENT) {
       return Promise.reject(
         new IllegalStateError(`start() on a ${this.#state} CuratorCache`, { path: this.#path }),
       );
+    }
+    try {
+      // Its watch would fail in the background, out of the caller's sight.
+      assertClientStarted(this.#client, this.#path);
+    } catch (error) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged (a ZooKeeperError)
+      return Promise.reject(error);
     }
     this.#state = RecipeState.STARTED;
     this.#telemetry.started();

@@ -13,6 +13,7 @@ import {
   type IterableObservable,
 } from '@zkrecipes/framework';
 import {
+  assertClientStarted,
   booleanOption,
   checkClient,
   checkSignalOptions,
@@ -120,7 +121,10 @@ export class NodeCache {
     return this.#current;
   }
 
-  /** Starts watching the node; see {@link NodeCacheStartOptions}. A second start rejects. */
+  /**
+   * Starts watching the node; see {@link NodeCacheStartOptions}. A second start rejects, and so
+   * does a start on a client not started yet or closed (the cache can be started once it is).
+   */
   async start(options: NodeCacheStartOptions = {}): Promise<void> {
     checkOptionsObject(options);
     checkRecipeOptions('NodeCache.start', options, ['buildInitial', 'signal']);
@@ -130,6 +134,8 @@ export class NodeCache {
     if (this.#state !== RecipeState.LATENT) {
       throw new IllegalStateError(`start() on a ${this.#state} NodeCache`, { path: this.#path });
     }
+    // Its reads would fail in the background, out of the caller's sight.
+    assertClientStarted(this.#client, this.#path);
     this.#state = RecipeState.STARTED;
     this.#unsubscribeWatch = this.#hub.subscribe('node', this.#path, (event) => {
       // After a new session the RECONNECTED listener reads again.

@@ -14,6 +14,7 @@ import {
   type IterableObservable,
 } from '@zkrecipes/framework';
 import {
+  assertClientStarted,
   booleanOption,
   checkClient,
   checkSignalOptions,
@@ -147,7 +148,9 @@ export class PathChildrenCache {
   /**
    * Starts caching. NORMAL and POST_INITIALIZED_EVENT resolve at once and load in the
    * background; BUILD_INITIAL_CACHE resolves once every child has been read (without events),
-   * and rejects if that load fails (the cache keeps running; close it). A second start rejects.
+   * and rejects if that load fails (the cache keeps running; close it). A second start rejects,
+   * and so does a start on a client not started yet or closed, before anything (the cache can be
+   * started once the client is).
    * Aborting `signal` ends the BUILD_INITIAL_CACHE wait at once with `signal.reason`; the cache
    * stays started and its load goes on (close it if you give up).
    */
@@ -161,6 +164,8 @@ export class PathChildrenCache {
         path: this.#path,
       });
     }
+    // Its listing would fail in the background, out of the caller's sight.
+    assertClientStarted(this.#client, this.#path);
     this.#state = RecipeState.STARTED;
     this.#unsubscribeState = connectionStreamOf(this.#client).onState((state) =>
       this.#onState(state),

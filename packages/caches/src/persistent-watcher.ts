@@ -16,6 +16,7 @@ import {
   type WatchedEvent,
 } from '@zkrecipes/framework';
 import {
+  assertClientStarted,
   booleanOption,
   checkClient,
   checkListener,
@@ -127,7 +128,8 @@ export class PersistentWatcher {
   /**
    * Adds the watch; resolves once the server holds it (after the first `reset`). If that fails
    * (the retry policy gave up, the client is closed) it rejects, and the watcher tries again on
-   * the next reconnect until closed. A second start rejects.
+   * the next reconnect until closed. A second start rejects, and so does a start on a client
+   * not started yet or closed, before anything (the watcher can be started once it is).
    */
   async start(): Promise<void> {
     if (this.#state !== RecipeState.LATENT) {
@@ -135,6 +137,8 @@ export class PersistentWatcher {
         path: this.#path,
       });
     }
+    // Before the state changes: the watcher stays startable once the client is.
+    assertClientStarted(this.#client, this.#path);
     this.#state = RecipeState.STARTED;
     this.#unsubscribeState = connectionStreamOf(this.#client).onState((state) => {
       if (state !== ConnectionState.CONNECTED && state !== ConnectionState.RECONNECTED) return;

@@ -10,6 +10,7 @@ import {
   type IterableObservable,
 } from '@zkrecipes/framework';
 import {
+  assertClientStarted,
   checkEventListener,
   checkRecipeOptions,
   EventDispatcher,
@@ -132,7 +133,9 @@ export class ServiceCache<P extends ServicePayload = ServicePayload> {
 
   /**
    * Starts the cache and resolves once every instance there was has been read. A timeout or
-   * abort rejects (the cache keeps loading; close it), as does close(). A second start rejects.
+   * abort rejects (the cache keeps loading; close it), as does close(). A second start rejects,
+   * and so does a start on a client not started yet or closed, before anything (the cache can be
+   * started once the client is).
    */
   async start(options?: CallOptions): Promise<void> {
     const limits = checkCallOptions(options);
@@ -140,6 +143,8 @@ export class ServiceCache<P extends ServicePayload = ServicePayload> {
       throw new IllegalStateError(`start() on a ${this.#state} ServiceCache`);
     }
     limits.signal?.throwIfAborted(); // before anything is sent, and still LATENT
+    // Still LATENT too: the cache stays startable once the client is.
+    assertClientStarted(this.#discovery.client, this.#cache.path);
     this.#state = RecipeState.STARTED;
     await this.#cache.start(StartMode.POST_INITIALIZED_EVENT);
     await withCallLimits(limits, this.#closer.signal, 'ServiceCache.start', (signal) =>

@@ -13,6 +13,7 @@ import {
   type IterableObservable,
 } from '@zkrecipes/framework';
 import {
+  assertClientStarted,
   checkClient,
   EventDispatcher,
   positiveIntegerOption,
@@ -136,7 +137,9 @@ export class ServiceDiscovery<P extends ServicePayload = ServicePayload> {
   /**
    * Starts the discovery and registers `thisInstance` if one was given, resolving once its
    * node exists (a timeout or abort rejects; the registration carries on). A second start
-   * rejects with IllegalStateError.
+   * rejects with IllegalStateError, and so does a start on a client not started yet (on a closed
+   * one: ClosedError), with or without `thisInstance`, before anything: the discovery can be
+   * started once the client is.
    */
   async start(options?: CallOptions): Promise<void> {
     const limits = checkCallOptions(options);
@@ -146,6 +149,8 @@ export class ServiceDiscovery<P extends ServicePayload = ServicePayload> {
       });
     }
     limits.signal?.throwIfAborted(); // before anything is sent, and still LATENT
+    // Even with nothing to register: every later call would fail on such a client.
+    assertClientStarted(this.#client, this.#basePath);
     this.#state = RecipeState.STARTED;
     if (this.#thisInstance !== undefined) await this.registerService(this.#thisInstance, limits);
   }

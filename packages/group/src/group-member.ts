@@ -11,6 +11,7 @@ import {
   iterableObservable,
 } from '@zkrecipes/framework';
 import {
+  assertClientStarted,
   checkClient,
   checkEventListener,
   checkRecipeOptions,
@@ -52,6 +53,7 @@ export type GroupMembersListener = (members: GroupMembers) => unknown;
  * ```
  */
 export class GroupMember {
+  readonly #client: FrameworkClient;
   readonly #groupPath: string;
   readonly #id: string;
   readonly #node: PersistentNode;
@@ -92,6 +94,7 @@ export class GroupMember {
     );
     const memberPath = groupPath === '/' ? `/${memberId}` : `${groupPath}/${memberId}`;
     validatePath(memberPath);
+    this.#client = client;
     this.#groupPath = groupPath;
     this.#id = memberId;
     this.#node = new PersistentNode(client, memberPath, CreateMode.EPHEMERAL, payload);
@@ -146,7 +149,8 @@ export class GroupMember {
   /**
    * Joins the group and starts watching it. Resolves at once: the member node is created in
    * the background (see {@link waitForInitialCreate}) while the watch is added and the group
-   * read. A second start rejects.
+   * read. A second start rejects, and so does a start on a client not started yet or closed,
+   * before anything (the member can be started once the client is).
    */
   async start(): Promise<void> {
     if (this.#state !== RecipeState.LATENT) {
@@ -154,6 +158,8 @@ export class GroupMember {
         path: this.#groupPath,
       });
     }
+    // Its node and the group's read would fail in the background, out of the caller's sight.
+    assertClientStarted(this.#client, this.#groupPath);
     this.#state = RecipeState.STARTED;
     await this.#node.start();
     // A failed first load is reported; the view loads again (watch included) on RECONNECTED.

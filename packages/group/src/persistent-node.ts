@@ -17,6 +17,7 @@ import {
   type IterableObservable,
 } from '@zkrecipes/framework';
 import {
+  assertClientStarted,
   booleanOption,
   checkClient,
   checkSignalOptions,
@@ -201,7 +202,8 @@ export class PersistentNode {
 
   /**
    * Starts keeping the node. Resolves at once: the create runs in the background (use
-   * {@link waitForInitialCreate}). A second start rejects.
+   * {@link waitForInitialCreate}). A second start rejects, and so does a start on a client not
+   * started yet or closed, before anything (the node can be started once the client is).
    */
   start(): Promise<void> {
     if (this.#state !== RecipeState.LATENT) {
@@ -210,6 +212,13 @@ export class PersistentNode {
           path: this.#basePath,
         }),
       );
+    }
+    try {
+      // Its create would fail in the background, out of the caller's sight.
+      assertClientStarted(this.#client, this.#basePath);
+    } catch (error) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged (a ZooKeeperError)
+      return Promise.reject(error);
     }
     this.#state = RecipeState.STARTED;
     this.#unsubscribeState = connectionStreamOf(this.#client).onState((state) => {

@@ -16,6 +16,7 @@ import {
   type IterableObservable,
 } from '@zkrecipes/framework';
 import {
+  assertClientStarted,
   BackgroundRetry,
   booleanOption,
   checkClient,
@@ -226,7 +227,11 @@ export class LeaderSelector {
     return this.#leadership.on(event, listener);
   }
 
-  /** Joins the election (in the background; resolves at once). A second call rejects. */
+  /**
+   * Joins the election (in the background; resolves at once). A second call rejects, and so does
+   * a call on a client not started yet or closed, before anything (the selector can be started
+   * once the client is).
+   */
   start(): Promise<void> {
     if (this.#state !== LeaderState.LATENT) {
       return Promise.reject(
@@ -234,6 +239,13 @@ export class LeaderSelector {
           path: this.#path,
         }),
       );
+    }
+    try {
+      // Its first attempt would fail in the background, out of the caller's sight.
+      assertClientStarted(this.#client, this.#path);
+    } catch (error) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged (a ZooKeeperError)
+      return Promise.reject(error);
     }
     this.#state = LeaderState.STARTED;
     this.#stopListening = connectionStreamOf(this.#client).onState((state) => {

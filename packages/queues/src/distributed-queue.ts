@@ -13,6 +13,7 @@ import {
   type SignalOptions,
 } from '@zkrecipes/framework';
 import {
+  assertClientStarted,
   CallLimits,
   checkClient,
   checkRecipeOptions,
@@ -218,7 +219,9 @@ export class DistributedQueue<T = Buffer> {
    * Creates the queue's node (and the lock path's), checks no other recipe uses the path, and
    * starts the consumer if there is one. A second call rejects. Aborting `signal` rejects with
    * its reason at once (requests still waiting for a connection are never sent) and, as any
-   * failed start, leaves the queue closed.
+   * failed start, leaves the queue closed. On a client not started yet (IllegalStateError) or
+   * closed (ClosedError) it rejects before anything instead, and the queue can be started once
+   * the client is.
    */
   async start(options: SignalOptions = {}): Promise<void> {
     const signal = checkSignalOptions(options);
@@ -227,6 +230,8 @@ export class DistributedQueue<T = Buffer> {
         path: this.#path,
       });
     }
+    // Nothing to undo yet: the queue stays LATENT, startable once the client is.
+    assertClientStarted(this.#client, this.#path);
     this.#state = 'STARTED';
     this.#telemetry.started();
     try {
