@@ -14,6 +14,13 @@ export const ExitCode = {
 } as const;
 /** One of the values of {@link ExitCode}. */
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+/** One of the names of {@link ExitCode}: `'OK' | 'NOT_FOUND' | 'USAGE' | 'CONNECTION'`. */
+export type ExitCodeName = keyof typeof ExitCode;
+
+function exitCodeName(exitCode: ExitCode): ExitCodeName {
+  const names = Object.keys(ExitCode) as ExitCodeName[];
+  return names.find((name) => ExitCode[name] === exitCode) ?? 'USAGE';
+}
 
 /**
  * A failure to report to the operator: a one-line message (printed to stderr, or as
@@ -28,9 +35,12 @@ export class CliError extends Error {
   override name = 'CliError';
   /** The process exit code for this failure. */
   readonly exitCode: ExitCode;
+  /** The exit code's name (`'NOT_FOUND'` for 1), as the other packages' errors carry a `code`. */
+  readonly code: ExitCodeName;
 
   constructor(exitCode: ExitCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.exitCode = exitCode;
+    this.code = exitCodeName(exitCode);
   }
 }

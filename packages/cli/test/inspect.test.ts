@@ -11,6 +11,7 @@ import {
 } from '@zkrecipes/locks';
 import { freePort, TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
 import { closeAll, connectedClient } from '@zkrecipes/test-support';
+import { CliError, parseCliArgs } from '../src/index.js';
 import { inspectJson, runCli, sessionOf } from './helpers.js';
 
 interface Node {
@@ -227,6 +228,12 @@ describe('zkrecipes inspect', () => {
       assert.equal(run.code, 2, `${args.join(' ')}: ${run.stdout}${run.stderr}`);
       assert.match(run.stderr, /zkrecipes help|Usage/);
     }
+    // A program using the parser branches on the same thing, by code.
+    assert.throws(
+      () => parseCliArgs(['inspect', '/x', '--frob'], {}),
+      (error: unknown) =>
+        error instanceof CliError && error.code === 'USAGE' && error.exitCode === 2,
+    );
     const help = await runCli(['help']);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /Exit codes/);
