@@ -1,6 +1,6 @@
 // `zkrecipes inspect <path>`: one read of the layout, printed once.
 import type { CliIo } from './cli-io.js';
-import type { CliOptions } from './cli-options.js';
+import type { CliOptions } from './cli-args.js';
 import { connect } from './connect.js';
 import { ExitCode } from './exit-code.js';
 import { inspectPath } from './inspect-path.js';
