@@ -31,7 +31,10 @@ export interface CliOptions {
   readonly digest: string | undefined;
   /** Print JSON instead of tables. */
   readonly json: boolean;
-  /** Exit 1 when no recipe layout is recognised (default: list the tree, exit 0). */
+  /**
+   * Exit 1 when the path holds nodes no recipe layout explains (default: list them, exit 0).
+   * A path that holds nothing is no failure: that is what a free lock looks like.
+   */
   readonly strict: boolean;
   /** How long to wait for the first connection. */
   readonly timeoutMs: number;
@@ -52,12 +55,13 @@ Options:
                           (default: $${CONNECT_ENV}, else ${DEFAULT_CONNECT})
       --digest <u:p>      digest auth user:password (default: $${DIGEST_ENV})
       --json              machine-readable output (watch: one JSON object per line)
-      --strict            exit 1 when no recipe layout is recognised
+      --strict            exit 1 when the nodes under <path> are no recipe's
       --timeout <ms>      connection timeout (default ${DEFAULT_CONNECT_TIMEOUT_MS})
   -h, --help              this text
   -v, --version           the version of zkrecipes
 
-Exit codes: 0 ok, 1 path not found (or unrecognised with --strict),
+Exit codes: 0 ok (also nothing held: an empty or missing path, as a free lock's),
+            1 unrecognised with --strict, or not readable with the credentials given,
             2 usage error, 3 ensemble unreachable or session lost`;
 
 /** A usage failure (exit 2) with the hint to `zkrecipes help`. */

@@ -3,9 +3,15 @@
 
 /** What `zkrecipes` exits with. */
 export const ExitCode = {
-  /** The command did what was asked (including a plain tree listing of an unrecognised path). */
+  /**
+   * The command did what was asked: a recipe decoded, nothing held (an empty path, or none at
+   * all, as a free lock's may be), or a plain tree listing of an unrecognised path.
+   */
   OK: 0,
-  /** The path does not exist (or, with `--strict`, holds no recognisable recipe). */
+  /**
+   * With `--strict`, the path holds nodes no recipe layout explains; or it cannot be read with
+   * the credentials given.
+   */
   NOT_FOUND: 1,
   /** Bad command line: unknown command or flag, missing path, invalid value. */
   USAGE: 2,

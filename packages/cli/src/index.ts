@@ -15,6 +15,7 @@ export { CliError, ExitCode, type ExitCodeName } from './exit-code.js';
 export { inspectPath } from './inspect-path.js';
 export type {
   DoubleBarrierInspection,
+  EmptyInspection,
   GroupInspection,
   GroupMemberView,
   Inspection,

@@ -7,7 +7,10 @@ import { inspectPath } from './inspect-path.js';
 import type { Inspection } from './inspection.js';
 import { renderInspection } from './render-inspection.js';
 
-/** The exit code for a successful inspection (`--strict` refuses a plain listing). */
+/**
+ * The exit code for a successful inspection: `--strict` refuses a plain listing, the one thing
+ * it cannot recognise; nothing held (`empty`) is a recipe's idle state, not a failure.
+ */
 export function inspectionExitCode(inspection: Inspection, options: CliOptions): ExitCode {
   return options.strict && inspection.kind === 'tree' ? ExitCode.NOT_FOUND : ExitCode.OK;
 }

@@ -6,9 +6,10 @@ import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import type { FrameworkClient } from '@zkrecipes/framework';
 import { GroupMember } from '@zkrecipes/group';
+import { InterProcessMutex } from '@zkrecipes/locks';
 import { mntr, TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
 import { closeAll, connectedClient } from '@zkrecipes/test-support';
-import { inspectJson, startCli } from './helpers.js';
+import { inspectJson, sessionOf, startCli } from './helpers.js';
 
 interface GroupView {
   kind: string;
@@ -106,6 +107,29 @@ describe('zkrecipes watch', () => {
       const run = await whileWatching({ npx: true }, (child) => process.kill(-child.pid!, signal));
       assert.deepEqual([run.code, run.signal], [0, null], `${signal}: ${run.stderr}`);
       assert.doesNotMatch(run.stderr, /npm error/);
+    }
+  });
+
+  it('watches a free lock whose path does not exist, and shows its holder once it is taken', async () => {
+    const path = uniquePath('cli-watch-free');
+    const { child, lines } = startCli(['watch', path, '--json', '-c', server.connectString]);
+    const views = (): { kind: string; exists?: boolean; holder?: { sessionId: string } }[] =>
+      lines.map((line) => JSON.parse(line) as { kind: string });
+    const mutex = new InterProcessMutex(client, path);
+    try {
+      await waitFor(() => views().length >= 1, { message: 'first view' });
+      assert.deepEqual([views()[0]!.kind, views()[0]!.exists], ['empty', false]);
+      await mutex.acquire();
+      await waitFor(() => views().at(-1)?.holder?.sessionId === sessionOf(client), {
+        message: 'the holder shown',
+      });
+      assert.equal(views().at(-1)!.kind, 'mutex');
+    } finally {
+      const exited = once(child, 'exit');
+      child.kill('SIGINT');
+      const [code] = (await exited) as [number | null];
+      assert.equal(code, 0);
+      await mutex.release();
     }
   });
 
