@@ -9,6 +9,8 @@
 export class CorruptedValueError extends Error {
   /** Always `'CorruptedValueError'`, so logs and `err.name` checks tell this error apart. */
   override name = 'CorruptedValueError';
+  /** Always `'CORRUPTED_VALUE'`: a stable code to branch on across package copies. */
+  readonly code = 'CORRUPTED_VALUE';
   /** The node whose data could not be read. */
   readonly path: string;
   /** The bytes found there (a copy). */

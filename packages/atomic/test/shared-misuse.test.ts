@@ -77,7 +77,10 @@ describe('SharedValue and SharedCount misuse', () => {
     await client.create(path, { data: Buffer.from([1, 2]) });
     await using count = new SharedCount(client, path, 0);
     await count.start();
-    assert.throws(() => count.getCount(), isCorruptedValue);
+    assert.throws(
+      () => count.getCount(),
+      (error: unknown) => isCorruptedValue(error) && error.code === 'CORRUPTED_VALUE',
+    );
     assert.throws(() => count.getVersionedValue(), isCorruptedValue);
     const heard: number[] = [];
     const reported: unknown[] = [];

@@ -7,7 +7,7 @@ import {
   silentLogger,
   type FrameworkClient,
 } from '@zkrecipes/framework';
-import type { CliOptions } from './cli-options.js';
+import type { CliOptions } from './cli-args.js';
 import { CliError, ExitCode } from './exit-code.js';
 
 /** The hosts of a connect string, for error messages (`a:1,b:2/chroot` -> `a:1, b:2`). */

@@ -11,10 +11,11 @@ export {
   USAGE,
 } from './cli-options.js';
 export type { CliOptions, Command } from './cli-options.js';
-export { CliError, ExitCode } from './exit-code.js';
+export { CliError, ExitCode, type ExitCodeName } from './exit-code.js';
 export { inspectPath } from './inspect-path.js';
 export type {
   DoubleBarrierInspection,
+  EmptyInspection,
   GroupInspection,
   GroupMemberView,
   Inspection,

@@ -1,13 +1,16 @@
 // `zkrecipes inspect <path>`: one read of the layout, printed once.
 import type { CliIo } from './cli-io.js';
-import type { CliOptions } from './cli-options.js';
+import type { CliOptions } from './cli-args.js';
 import { connect } from './connect.js';
 import { ExitCode } from './exit-code.js';
 import { inspectPath } from './inspect-path.js';
 import type { Inspection } from './inspection.js';
 import { renderInspection } from './render-inspection.js';
 
-/** The exit code for a successful inspection (`--strict` refuses a plain listing). */
+/**
+ * The exit code for a successful inspection: `--strict` refuses a plain listing, the one thing
+ * it cannot recognise; nothing held (`empty`) is a recipe's idle state, not a failure.
+ */
 export function inspectionExitCode(inspection: Inspection, options: CliOptions): ExitCode {
   return options.strict && inspection.kind === 'tree' ? ExitCode.NOT_FOUND : ExitCode.OK;
 }

@@ -23,8 +23,10 @@ function treeEntry(node: Znode, now: number): TreeEntry {
 
 /**
  * Reads the nodes under `path` and decodes the recipe layout found there, or lists the node
- * and its children when none is recognised (`kind: 'tree'`). Throws a {@link CliError} with
- * {@link ExitCode.NOT_FOUND} when `path` does not exist.
+ * and its children when none is recognised (`kind: 'tree'`). A path with no children, or no
+ * node at all, holds nothing (`kind: 'empty'`): that is what a free lock looks like. Throws a
+ * {@link CliError} with {@link ExitCode.NOT_FOUND} when the path cannot be read with the
+ * credentials given.
  *
  * ```ts
  * const inspection = await inspectPath(client, '/app/lock');
@@ -35,7 +37,8 @@ export async function inspectPath(client: FrameworkClient, path: string): Promis
   try {
     return await inspectExisting(client, path);
   } catch (error) {
-    if (isNoNode(error)) throw new CliError(ExitCode.NOT_FOUND, `no node at ${path}`);
+    // Also a path deleted while it was being read: it holds nothing now.
+    if (isNoNode(error)) return emptyInspection(path, Date.now(), undefined);
     if (isNoAuth(error)) {
       throw new CliError(ExitCode.NOT_FOUND, `not allowed to read ${path} (try --digest)`, {
         cause: error,
@@ -45,10 +48,27 @@ export async function inspectPath(client: FrameworkClient, path: string): Promis
   }
 }
 
+function emptyInspection(path: string, now: number, node: Znode | undefined): Inspection {
+  return {
+    path,
+    inspectedAt: new Date(now).toISOString(),
+    kind: 'empty',
+    recipe: 'nothing held',
+    ignored: [],
+    exists: node !== undefined,
+    node: node === undefined ? undefined : treeEntry(node, now),
+  };
+}
+
+function ownName(path: string): string {
+  return path === '/' ? '/' : nodeName(path);
+}
+
 async function inspectExisting(client: FrameworkClient, path: string): Promise<Inspection> {
   const { data, stat } = await client.getData(path);
   const names = await client.getChildren(path);
   const now = Date.now();
+  if (names.length === 0) return emptyInspection(path, now, { name: ownName(path), stat, data });
   const base = { path, inspectedAt: new Date(now).toISOString() };
 
   if (names.includes('leases') || (names.length === 1 && names[0] === 'locks')) {
@@ -79,7 +99,7 @@ async function inspectExisting(client: FrameworkClient, path: string): Promise<I
     kind: 'tree',
     recipe: 'none recognised',
     ignored: [],
-    node: treeEntry({ name: path === '/' ? '/' : nodeName(path), stat, data }, now),
+    node: treeEntry({ name: ownName(path), stat, data }, now),
     children: children
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
       .map((child) => treeEntry(child, now)),

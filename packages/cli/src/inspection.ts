@@ -123,6 +123,21 @@ export interface TreeEntry extends NodeView {
   readonly dataLength: number;
 }
 
+/**
+ * Nothing held: no recipe node under the path. It is how every recipe reads when nobody takes
+ * part: a free lock or leader election, an empty queue, a group without members. A recipe makes
+ * its path when first used and ZooKeeper removes an emptied container path after a while, so a
+ * free lock's path may not exist at all (`exists: false`), which reads the same way.
+ */
+export interface EmptyInspection extends InspectionBase {
+  /** Discriminates the empty layout. */
+  readonly kind: 'empty';
+  /** Whether there is a node at the path (with no children) or none at all. */
+  readonly exists: boolean;
+  /** The node itself, when it exists: its data and age. */
+  readonly node: TreeEntry | undefined;
+}
+
 /** No recipe layout recognised: the node and its children as they are. */
 export interface TreeInspection extends InspectionBase {
   /** Discriminates the tree layout. */
@@ -142,6 +157,7 @@ export type Inspection =
   | QueueInspection
   | DoubleBarrierInspection
   | GroupInspection
+  | EmptyInspection
   | TreeInspection;
 
 /** The `kind` values of {@link Inspection}. */

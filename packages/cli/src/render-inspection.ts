@@ -97,6 +97,15 @@ function body(inspection: Inspection): string[] {
         `${inspection.members.length} member(s)`,
         formatTable(inspection.members, nodeColumns([{ header: 'ID', cell: (row) => row.id }])),
       ];
+    case 'empty':
+      return inspection.node === undefined
+        ? [
+            `no node at ${inspection.path}: free, nobody holds, waits or takes part (a recipe creates its path when first used, and ZooKeeper removes an emptied container path)`,
+          ]
+        : [
+            'free: no lock, election, queue, barrier or group nodes under it; the node:',
+            formatTable([inspection.node], treeColumns),
+          ];
     case 'tree':
       return [
         'no recipe layout recognised; the node and its children:',

@@ -1,17 +1,18 @@
 // The whole CLI as a function: parse, dispatch, and turn every failure into a message and an
-// exit code. main.ts only wires it to the process.
-import { isConnectionLoss, isOperationTimeout, isSessionExpired } from '@zkrecipes/framework';
+// exit code. main.ts only wires it to the process. Only what `help` and `version` need is
+// imported up front; the commands (and with them the framework and the recipes, most of the
+// start-up time) are imported when one runs.
 import type { CliIo } from './cli-io.js';
-import { parseCliArgs, USAGE, type CliOptions } from './cli-options.js';
+import { readCliArgs, USAGE, type CliOptions } from './cli-args.js';
 import { cliVersion } from './cli-version.js';
-import { hostsOf } from './connect.js';
 import { CliError, ExitCode } from './exit-code.js';
-import { inspectCommand } from './inspect-command.js';
-import { watchCommand } from './watch-command.js';
 
-function asCliError(error: unknown, options: CliOptions | undefined): CliError {
+async function asCliError(error: unknown, options: CliOptions | undefined): Promise<CliError> {
   if (error instanceof CliError) return error;
+  const { isConnectionLoss, isOperationTimeout, isSessionExpired } =
+    await import('@zkrecipes/framework');
   if (isConnectionLoss(error) || isSessionExpired(error) || isOperationTimeout(error)) {
+    const { hostsOf } = await import('./connect.js');
     const hosts = options ? ` (${hostsOf(options.connect)})` : '';
     const detail = error instanceof Error ? error.message : String(error);
     return new CliError(ExitCode.CONNECTION, `lost the connection to ZooKeeper${hosts}: ${detail}`);
@@ -19,6 +20,17 @@ function asCliError(error: unknown, options: CliOptions | undefined): CliError {
   // Anything else is a bug or an unexpected server answer: say so, with the cause.
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
   return new CliError(ExitCode.CONNECTION, `unexpected error: ${detail}`);
+}
+
+async function runCommand(options: CliOptions, io: CliIo): Promise<ExitCode> {
+  const { checkCliPath } = await import('./cli-options.js');
+  checkCliPath(options);
+  if (options.command === 'inspect') {
+    const { inspectCommand } = await import('./inspect-command.js');
+    return await inspectCommand(options, io);
+  }
+  const { watchCommand } = await import('./watch-command.js');
+  return await watchCommand(options, io);
 }
 
 /**
@@ -37,7 +49,7 @@ function asCliError(error: unknown, options: CliOptions | undefined): CliError {
 export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   let options: CliOptions | undefined;
   try {
-    options = parseCliArgs(argv, io.env);
+    options = readCliArgs(argv, io.env);
     switch (options.command) {
       case 'help':
         io.stdout(`${USAGE}\n`);
@@ -46,12 +58,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
         io.stdout(`${cliVersion()}\n`);
         return ExitCode.OK;
       case 'inspect':
-        return await inspectCommand(options, io);
       case 'watch':
-        return await watchCommand(options, io);
+        return await runCommand(options, io);
     }
   } catch (caught) {
-    const error = asCliError(caught, options);
+    const error = await asCliError(caught, options);
     const json = options?.json ?? argv.includes('--json');
     if (json) {
       io.stdout(`${JSON.stringify({ error: error.message, exitCode: error.exitCode })}\n`);

@@ -5,7 +5,7 @@
 import { NodeCache, PathChildrenCache, StartMode } from '@zkrecipes/caches';
 import { joinPath, type FrameworkClient } from '@zkrecipes/framework';
 import type { CliIo } from './cli-io.js';
-import type { CliOptions } from './cli-options.js';
+import type { CliOptions } from './cli-args.js';
 import { connect } from './connect.js';
 import { CliError, ExitCode } from './exit-code.js';
 import { printInspection } from './inspect-command.js';

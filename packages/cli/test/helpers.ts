@@ -58,17 +58,48 @@ export async function inspectJson(
   return JSON.parse(run.stdout) as Record<string, unknown>;
 }
 
-/** A long-running CLI (`watch`) whose stdout lines are collected as they come. */
-export function startCli(args: readonly string[]): { child: ChildProcess; lines: string[] } {
-  const child = spawn(process.execPath, [CLI_MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** The repository's root (this file is packages/cli/dist/test/helpers.js). */
+const REPO_ROOT = new URL('../../../../', import.meta.url).pathname;
+
+/** Options of {@link startCli}. */
+export interface StartCliOptions {
+  /**
+   * Run it under npx from the repository's root (where setup links it), in a process group of
+   * its own as a terminal runs a command (`-child.pid` signals the group), as
+   * `npx --no-install -c 'exec zkrecipes ...'`: npx runs a command through `sh`, and `exec`
+   * leaves zkrecipes as npx's child in its place (a plain `npx zkrecipes` leaves the shell in
+   * between, which a signal kills at once, so npx reports the signal whatever zkrecipes does).
+   * Default: `node bin/zkrecipes.js`, in the test's group.
+   */
+  readonly npx?: boolean;
+}
+
+function shellQuote(arg: string): string {
+  return `'${arg.replaceAll("'", "'\\''")}'`;
+}
+
+/** A long-running CLI (`watch`) whose stdout lines (and stderr) are collected as they come. */
+export function startCli(
+  args: readonly string[],
+  options: StartCliOptions = {},
+): { child: ChildProcess; lines: string[]; stderr: () => string } {
+  const child = options.npx
+    ? spawn('npx', ['--no-install', '-c', `exec zkrecipes ${args.map(shellQuote).join(' ')}`], {
+        cwd: REPO_ROOT,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+    : spawn(process.execPath, [CLI_MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   let partial = '';
+  let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => {
     const parts = (partial + chunk.toString()).split('\n');
     partial = parts.pop()!;
     lines.push(...parts);
   });
-  return { child, lines };
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return { child, lines, stderr: () => stderr };
 }
 
 /** The session id of a connected client as the CLI prints it. */

@@ -11,6 +11,7 @@ import {
 } from '@zkrecipes/locks';
 import { freePort, TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
 import { closeAll, connectedClient } from '@zkrecipes/test-support';
+import { CliError, parseCliArgs } from '../src/index.js';
 import { inspectJson, runCli, sessionOf } from './helpers.js';
 
 interface Node {
@@ -204,14 +205,29 @@ describe('zkrecipes inspect', () => {
     await mutex.release();
   });
 
-  it('exits 1 for a path that does not exist, with the path in the error', async () => {
-    const path = uniquePath('cli-missing');
-    const human = await runCli(['inspect', path, '-c', server.connectString]);
-    assert.equal(human.code, 1);
-    assert.equal(human.stderr.trim(), `zkrecipes: no node at ${path}`);
-    const json = await runCli(['inspect', path, '--json', '-c', server.connectString]);
-    assert.equal(json.code, 1);
-    assert.deepEqual(JSON.parse(json.stdout), { error: `no node at ${path}`, exitCode: 1 });
+  it('a released lock holds nothing: its empty path and its missing one read as free, exit 0 with --strict', async () => {
+    const path = uniquePath('cli-free');
+    const mutex = new InterProcessMutex(a, path);
+    await mutex.acquire();
+    await mutex.release();
+    assert.deepEqual(await a.getChildren(path), [], 'the lock node is gone, its path stays');
+    const empty = await inspectJson(server, path, ['--strict']);
+    assert.deepEqual(
+      [empty.kind, empty.exists, (empty.node as { name: string }).name],
+      ['empty', true, path.slice(1)],
+    );
+    const human = await runCli(['inspect', path, '--strict', '-c', server.connectString]);
+    assert.equal(human.code, 0, human.stderr);
+    assert.match(human.stdout, /nothing held\nfree: no lock, election, queue, barrier or group/);
+
+    // ZooKeeper removes an emptied container path; a lock never taken has none either.
+    await a.delete(path);
+    const missing = await inspectJson(server, path, ['--strict']);
+    assert.deepEqual([missing.kind, missing.exists, missing.node], ['empty', false, undefined]);
+    const gone = await runCli(['inspect', path, '--strict', '-c', server.connectString]);
+    assert.equal(gone.code, 0, gone.stderr);
+    assert.equal(gone.stderr, '');
+    assert.match(gone.stdout, new RegExp(`no node at ${path}: free, nobody holds`));
   });
 
   it('exits 2 on bad usage: unknown command, unknown flag, missing or relative path', async () => {
@@ -227,6 +243,12 @@ describe('zkrecipes inspect', () => {
       assert.equal(run.code, 2, `${args.join(' ')}: ${run.stdout}${run.stderr}`);
       assert.match(run.stderr, /zkrecipes help|Usage/);
     }
+    // A program using the parser branches on the same thing, by code.
+    assert.throws(
+      () => parseCliArgs(['inspect', '/x', '--frob'], {}),
+      (error: unknown) =>
+        error instanceof CliError && error.code === 'USAGE' && error.exitCode === 2,
+    );
     const help = await runCli(['help']);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /Exit codes/);

@@ -120,7 +120,10 @@ export function writeJson(value: JsonValue, where: string, seen = new Set<object
 
 /** Why {@link readJson} failed, with the offset. */
 export class JsonSyntaxError extends Error {
+  /** Always `'JsonSyntaxError'`. */
   override name = 'JsonSyntaxError';
+  /** Always `'JSON_SYNTAX'`: the class is not exported, so callers branch on this. */
+  readonly code = 'JSON_SYNTAX';
 }
 
 /**

@@ -88,7 +88,7 @@ const INSTANCE_OPTIONS = [...INSTANCE_JSON_FIELDS, 'enabled'];
 
 /**
  * A checked, frozen ServiceInstance (Curator's `ServiceInstance.builder()`). Every field is
- * checked here (by {@link checkServiceInstance}), so a bad one fails with InvalidArgumentError
+ * checked here, so a bad one fails with InvalidArgumentError
  * before anything is sent; so does a key that is not a field (`prot`). The payload's members
  * are checked by the serializer when the instance is registered.
  */

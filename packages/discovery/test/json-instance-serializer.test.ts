@@ -66,6 +66,11 @@ describe('JsonInstanceSerializer', () => {
       assert.throws(() => serializer.deserialize(Buffer.from(text)), /./, text);
     }
     assert.throws(() => readJson('{"a":01}'), JsonSyntaxError);
+    // What a caller of deserialize can branch on: the class itself is not exported.
+    assert.throws(
+      () => serializer.deserialize(Buffer.from('{"name":')),
+      (error: unknown) => (error as { code?: unknown }).code === 'JSON_SYNTAX',
+    );
     assert.deepEqual(readJson('{"__proto__":{"x":1}}'), JSON.parse('{"__proto__":{"x":1}}'));
   });
 });

@@ -115,6 +115,9 @@ export interface FrameworkOptions {
   readonly writeWitnessPath?: string;
 }
 
+/** Idempotent writes of one session in flight at once; more wait for a witness. */
+const WITNESS_SLOTS = 64;
+
 /**
  * Creates a client (Curator's `CuratorFrameworkFactory.newClient`). Nothing connects until
  * `start()`. Invalid options throw an InvalidArgumentError at once.
@@ -132,9 +135,6 @@ export interface FrameworkOptions {
  * await client.close();
  * ```
  */
-/** Idempotent writes of one session in flight at once; more wait for a witness. */
-const WITNESS_SLOTS = 64;
-
 export function createFramework(options: FrameworkOptions): FrameworkClient {
   validateFrameworkOptions(options);
   const sessionTimeoutMs = options.sessionTimeoutMs ?? 60_000;

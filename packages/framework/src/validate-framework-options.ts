@@ -6,6 +6,7 @@ import { validateNamespace } from './paths/zk-paths.js';
 import { validatePath } from './paths/validate-path.js';
 import { parseConnectString } from './paths/connect-string.js';
 import { JUTE_MAX_BUFFER_BYTES } from './paths/validate-data.js';
+import { closestName } from './recipe-support/closest-name.js';
 import type { FrameworkOptions } from './create-framework.js';
 
 /** Every option createFramework knows; anything else is a typo to report, not to ignore. */
@@ -34,10 +35,10 @@ const KNOWN_OPTIONS: readonly (keyof FrameworkOptions)[] = [
 ];
 
 function rejectUnknownOptions(options: object): void {
-  for (const name of Object.keys(options)) {
-    if ((KNOWN_OPTIONS as readonly string[]).includes(name)) continue;
-    const lower = name.toLowerCase();
-    const near = KNOWN_OPTIONS.find((known) => known.toLowerCase().startsWith(lower));
+  for (const [name, value] of Object.entries(options)) {
+    // Set to undefined, an unknown option changes nothing: absent, as for recipe options.
+    if (value === undefined || (KNOWN_OPTIONS as readonly string[]).includes(name)) continue;
+    const near = closestName(name, KNOWN_OPTIONS);
     throw new InvalidArgumentError(
       `unknown option '${name}'${near === undefined ? '' : ` (did you mean '${near}'?)`}`,
     );

@@ -45,6 +45,12 @@ describe('createFramework checks every option at construction', () => {
       { sessionTimeout: 5000 },
       /unknown option 'sessionTimeout' \(did you mean 'sessionTimeoutMs'\?\)/,
     ],
+    [
+      'a misspelt connectString',
+      { conectString: '127.0.0.1:2181' },
+      /unknown option 'conectString' \(did you mean 'connectString'\?\)/,
+    ],
+    ['a far-off unknown option', { frobnicate: true }, /unknown option 'frobnicate'$/],
   ];
   for (const [name, options, message] of cases) {
     it(`rejects ${name} with InvalidArgumentError`, () => {
@@ -67,6 +73,11 @@ describe('createFramework checks every option at construction', () => {
     assert.equal(parseConnectString('h:1/').chroot, undefined);
     const client = createFramework({ connectString: 'localhost', logger: console });
     assert.equal(client.state, 'LATENT');
+  });
+
+  it('takes an unknown option set to undefined as absent, as recipe constructors do', () => {
+    const options = { connectString: 'localhost', sessionTimeout: undefined };
+    assert.equal(createFramework(options).state, 'LATENT');
   });
 
   it('retry-policy constructors without options, and errorFromCode with a non-number, give typed errors', () => {

@@ -9,6 +9,8 @@
 export class IllegalMonitorStateError extends Error {
   /** Always `'IllegalMonitorStateError'`, so logs and `err.name` checks tell this error apart. */
   override name = 'IllegalMonitorStateError';
+  /** Always `'ILLEGAL_MONITOR_STATE'`: a stable code to branch on across package copies. */
+  readonly code = 'ILLEGAL_MONITOR_STATE';
   /** The lock's path (namespace-relative, as the lock was given it). */
   readonly path: string;
 

@@ -91,6 +91,7 @@ describe('lock holds', () => {
         const startedAt = performance.now();
         await assert.rejects(rw.readLock().acquire(timeoutMs), (error: unknown) => {
           assert.ok(error instanceof IllegalMonitorStateError);
+          assert.equal(error.code, 'ILLEGAL_MONITOR_STATE');
           assert.match(error.message, /outside a flow/);
           assert.match(error.message, /runInFlow/);
           assert.match(error.message, /release the write lock/);

@@ -286,9 +286,13 @@ describe('InterProcessMutex', () => {
     }
   });
 
-  it('release() without holding throws IllegalMonitorStateError', async () => {
+  it('release() without holding throws IllegalMonitorStateError (code ILLEGAL_MONITOR_STATE)', async () => {
     const mutex = new InterProcessMutex(a, uniquePath('no-hold'));
-    await assert.rejects(mutex.release(), IllegalMonitorStateError);
+    await assert.rejects(mutex.release(), (error: unknown) => {
+      assert.ok(error instanceof IllegalMonitorStateError);
+      assert.equal(error.code, 'ILLEGAL_MONITOR_STATE');
+      return true;
+    });
     await mutex.acquire();
     await mutex.release();
     await assert.rejects(mutex.release(), /you do not own the lock/);

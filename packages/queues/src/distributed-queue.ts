@@ -102,11 +102,18 @@ export class DistributedQueue<T = Buffer> {
   #pendingPuts = 0;
   #putsSettled: (() => void)[] = [];
 
+  constructor(client: FrameworkClient, queuePath: string, options?: DistributedQueueOptions<T>);
+  /** @internal With `variant`: the priority, delay and id queues wrap one made so. */
+  constructor(
+    client: FrameworkClient,
+    queuePath: string,
+    options: DistributedQueueOptions<T> | undefined,
+    variant: QueueVariant | undefined,
+  );
   constructor(
     client: FrameworkClient,
     queuePath: string,
     options: DistributedQueueOptions<T> = {},
-    /** Internal: set by DistributedPriorityQueue, DistributedDelayQueue, DistributedIdQueue. */
     variant?: QueueVariant,
   ) {
     const recipe = variant?.recipe ?? 'DistributedQueue';

@@ -21,6 +21,8 @@ export const ENVELOPE_ITEM_BYTES = 5;
 export class CorruptEnvelopeError extends Error {
   /** The error class name, for logs and `instanceof`-free checks. */
   override name = 'CorruptEnvelopeError';
+  /** Always `'CORRUPT_ENVELOPE'`: a stable code to branch on across package copies. */
+  readonly code = 'CORRUPT_ENVELOPE';
 }
 
 /** The size of the envelope holding items of these sizes. */

@@ -8,6 +8,8 @@ export type QueueFullReason = 'maxItems' | 'hardMaxItems';
 export class QueueFullError extends Error {
   /** The error class name, for logs and `instanceof`-free checks. */
   override name = 'QueueFullError';
+  /** Always `'QUEUE_FULL'`: a stable code to branch on across package copies. */
+  readonly code = 'QUEUE_FULL';
   /** The queue's path. */
   readonly path: string;
   /** Which bound was hit. */

@@ -203,6 +203,7 @@ describe('DistributedQueue', () => {
     for (let i = 0; i < 3; i += 1) await producer.put(Buffer.from([i]));
     await assert.rejects(producer.put(Buffer.from([9]), { timeoutMs: 100 }), (error: unknown) => {
       assert.ok(error instanceof QueueFullError);
+      assert.equal(error.code, 'QUEUE_FULL');
       assert.equal(error.reason, 'maxItems');
       assert.match(
         error.message,
@@ -234,6 +235,7 @@ describe('DistributedQueue', () => {
     await queue.putMulti([Buffer.from('b'), Buffer.from('c')]);
     await assert.rejects(queue.put(Buffer.from('d')), (error: unknown) => {
       assert.ok(error instanceof QueueFullError);
+      assert.equal(error.code, 'QUEUE_FULL');
       assert.equal(error.reason, 'hardMaxItems');
       assert.match(error.message, /2 nodes, hardMaxItems 2; ZooKeeper is not a bulk store/);
       return true;

@@ -53,7 +53,10 @@ describe('Curator envelope', () => {
     for (const [hex, message] of cases) {
       assert.throws(
         () => decodeEnvelope(Buffer.from(hex, 'hex')),
-        (error: unknown) => error instanceof CorruptEnvelopeError && message.test(error.message),
+        (error: unknown) =>
+          error instanceof CorruptEnvelopeError &&
+          error.code === 'CORRUPT_ENVELOPE' &&
+          message.test(error.message),
       );
     }
   });

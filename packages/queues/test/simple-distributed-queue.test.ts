@@ -105,6 +105,7 @@ describe('SimpleDistributedQueue', () => {
     await assert.rejects(queue.element(), NoSuchElementError);
     await assert.rejects(queue.remove(), (error: unknown) => {
       assert.ok(error instanceof NoSuchElementError);
+      assert.equal(error.code, 'NO_SUCH_ELEMENT');
       assert.match(error.message, /queue \/simple-ops-\w+ is empty/);
       return true;
     });

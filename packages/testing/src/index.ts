@@ -30,6 +30,8 @@ export {
 export { ZooKeeperStartError } from './zookeeper-process.js';
 export {
   RawZooKeeperSession,
+  type RawWatch,
+  type RawWatchEvent,
   type RawZooKeeperSessionOptions,
 } from './wire/raw-zookeeper-session.js';
 export type { HostPort } from './wire/connect-handshake.js';

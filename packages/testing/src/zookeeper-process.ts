@@ -52,6 +52,8 @@ export interface WaitUntilServingOptions {
 export class ZooKeeperStartError extends Error {
   /** Always `'ZooKeeperStartError'`, so logs and `err.name` checks tell this error apart. */
   override readonly name = 'ZooKeeperStartError';
+  /** Always `'ZOOKEEPER_START_FAILED'`; `bindConflict` says whether another port may work. */
+  readonly code = 'ZOOKEEPER_START_FAILED';
   constructor(
     message: string,
     /**

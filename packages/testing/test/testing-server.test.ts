@@ -124,6 +124,7 @@ describe('TestingServer', () => {
     try {
       await assert.rejects(TestingServer.start({ port }), (error: unknown) => {
         assert.ok(error instanceof ZooKeeperStartError);
+        assert.equal(error.code, 'ZOOKEEPER_START_FAILED');
         assert.equal(error.bindConflict, true);
         assert.match(error.message, /Address already in use/);
         return true;

@@ -32,7 +32,12 @@ export function encodeCreate2(
 }
 
 /** The created path (as the server names it, chroot included) and its raw 68-byte Stat. */
-export function decodeCreate2(body: Buffer): { path: string; stat: Buffer } {
+export function decodeCreate2(body: Buffer): {
+  /** The created path, as the server names it (chroot included, sequence appended). */
+  path: string;
+  /** The new node's Stat, raw (see `decodeStat`). */
+  stat: Buffer;
+} {
   const reader = new JuteReader(body);
   const path = reader.string() ?? '';
   return { path, stat: reader.bytes(STAT_BYTES) };

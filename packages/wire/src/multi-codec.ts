@@ -21,29 +21,70 @@ import { STAT_BYTES } from './stat.js';
 /** One operation of a multi, paths as the caller names them. */
 export type MultiOp =
   | {
+      /** A create. */
       readonly type: 'create';
+      /** The node to create (for a sequential mode, the prefix of its name). */
       readonly path: string;
+      /** The new node's data. */
       readonly data: Buffer;
+      /** The new node's ACL. */
       readonly acl: readonly Acl[];
+      /** Persistent, ephemeral, sequential, container or TTL. */
       readonly mode: CreateModeName;
       /** The time to live of a TTL mode; ignored for every other mode. */
       readonly ttlMs?: number | undefined;
     }
-  | { readonly type: 'delete'; readonly path: string; readonly version: number }
   | {
-      readonly type: 'setData';
+      /** A delete. */
+      readonly type: 'delete';
+      /** The node to delete. */
       readonly path: string;
-      readonly data: Buffer;
+      /** The version the node must have; -1 for any. */
       readonly version: number;
     }
-  | { readonly type: 'check'; readonly path: string; readonly version: number };
+  | {
+      /** A data write. */
+      readonly type: 'setData';
+      /** The node to write. */
+      readonly path: string;
+      /** The new data. */
+      readonly data: Buffer;
+      /** The version the node must have; -1 for any. */
+      readonly version: number;
+    }
+  | {
+      /** A version check, which writes nothing. */
+      readonly type: 'check';
+      /** The node to check. */
+      readonly path: string;
+      /** The version the node must have; -1 only for the node to exist. */
+      readonly version: number;
+    };
 
 /** One op's answer: its raw result (path, raw Stat) or ZooKeeper's error code (0 for an op that would have succeeded). */
 export type MultiOpResult =
-  | { readonly type: 'create'; readonly path: string }
-  | { readonly type: 'delete' | 'check' }
-  | { readonly type: 'setData'; readonly stat: Buffer }
-  | { readonly type: 'error'; readonly code: number };
+  | {
+      /** A create's answer. */
+      readonly type: 'create';
+      /** The path created (with its sequence number for a sequential mode). */
+      readonly path: string;
+    }
+  | {
+      /** A delete's or a check's answer: it succeeded, nothing more. */
+      readonly type: 'delete' | 'check';
+    }
+  | {
+      /** A data write's answer. */
+      readonly type: 'setData';
+      /** The node's Stat after the write, raw (see `decodeStat`). */
+      readonly stat: Buffer;
+    }
+  | {
+      /** An op that failed, or that would have succeeded in a multi that failed. */
+      readonly type: 'error';
+      /** ZooKeeper's error code; 0 for an op that would have succeeded. */
+      readonly code: number;
+    };
 
 function header(writer: JuteWriter, type: number, done: boolean): JuteWriter {
   return writer.int(type).bool(done).int(-1);

@@ -13,8 +13,20 @@ import { STAT_BYTES } from './stat.js';
 
 /** One read's answer: the node's data and raw 68-byte Stat, or ZooKeeper's error code. */
 export type MultiReadResult =
-  | { readonly ok: true; readonly data: Buffer; readonly stat: Buffer }
-  | { readonly ok: false; readonly code: number };
+  | {
+      /** The read succeeded. */
+      readonly ok: true;
+      /** The node's data. */
+      readonly data: Buffer;
+      /** The node's Stat, raw (see `decodeStat`). */
+      readonly stat: Buffer;
+    }
+  | {
+      /** The read failed. */
+      readonly ok: false;
+      /** ZooKeeper's error code (-101 for a node that does not exist). */
+      readonly code: number;
+    };
 
 /** The request body (after the request header) for `paths`, chroot already applied. */
 export function encodeMultiRead(paths: readonly string[]): Buffer {

@@ -25,14 +25,24 @@ export function encodeSetData(path: string, data: Uint8Array, version: number): 
 }
 
 /** A getData reply: the data (a copy; jute's null reads as empty) and the Stat. */
-export function decodeGetData(body: Buffer): { data: Buffer; stat: Stat } {
+export function decodeGetData(body: Buffer): {
+  /** The node's data. */
+  data: Buffer;
+  /** The node's Stat. */
+  stat: Stat;
+} {
   const reader = new JuteReader(body);
   const data = reader.buffer() ?? Buffer.alloc(0);
   return { data, stat: decodeStat(body, reader.offset) };
 }
 
 /** A getChildren2 reply: the child names and the parent's Stat. */
-export function decodeGetChildren2(body: Buffer): { children: string[]; stat: Stat } {
+export function decodeGetChildren2(body: Buffer): {
+  /** The children's names, in the server's order. */
+  children: string[];
+  /** The parent's Stat. */
+  stat: Stat;
+} {
   const reader = new JuteReader(body);
   const children = reader.strings();
   return { children, stat: decodeStat(body, reader.offset) };

@@ -43,6 +43,7 @@ export interface WatcherEvent {
   readonly type: number;
   /** The KeeperState number (3: SyncConnected). */
   readonly state: number;
+  /** The node the event is about, chroot included. */
   readonly path: string;
 }
 

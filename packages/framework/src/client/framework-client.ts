@@ -711,9 +711,9 @@ export class FrameworkClient {
 
   /**
    * This session's ephemeral nodes whose path starts with `prefixPath` (ZooKeeper 3.6+
-   * `getEphemerals`; Curator's `getEphemerals()`), in this client's namespace. The match is a
-   * string prefix, as the server does it: `'/lock'` also finds `/locks/a`. Default `'/'`: all
-   * of this session's ephemerals in the namespace.
+   * `ZooKeeper.getEphemerals`; Curator has no such call), in this client's namespace. The match
+   * is a string prefix, as the server does it: `'/lock'` also finds `/locks/a`. Default `'/'`:
+   * all of this session's ephemerals in the namespace.
    */
   async getEphemerals(prefixPath = '/', options: OperationOptions = {}): Promise<string[]> {
     validateOptionsObject('options', options);
@@ -735,7 +735,7 @@ export class FrameworkClient {
 
   /**
    * How many nodes there are below `path`, at any depth (ZooKeeper 3.6+
-   * `getAllChildrenNumber`; Curator's `getAllChildrenNumber()`). Counted by the server in one
+   * `ZooKeeper.getAllChildrenNumber`; Curator has no such call). Counted by the server in one
    * request.
    */
   async getAllChildrenNumber(path: string, options: OperationOptions = {}): Promise<number> {

@@ -40,7 +40,7 @@ export { prepareIdempotentWrites } from './prepare-idempotent-writes.js';
 export { assertClientStarted } from './assert-client-started.js';
 export { untilFirstConnection } from './until-first-connection.js';
 export { ConnectionStream } from '../state/connection-stream.js';
-export type { LossCause } from '../state/connection-stream.js';
+export type { ConnectionStreamSources, LossCause } from '../state/connection-stream.js';
 // Retrying background work (a node to keep, a delete to finish) the way the retry policy says
 export { BackgroundRetry } from '../retry/background-retry.js';
 export type { BackgroundRetryOptions } from '../retry/background-retry.js';
@@ -50,6 +50,7 @@ export { onAbort } from '../retry/on-abort.js';
 export { DueSweep } from '../retry/due-sweep.js';
 // A sleep and a race that end when a signal aborts
 export { abortableSleep } from '../retry/abortable-sleep.js';
+export type { AbortableSleepOptions } from '../retry/abortable-sleep.js';
 export { untilAborted } from '../retry/retry-loop.js';
 export type { WhileConnectedOptions } from './while-connected.js';
 

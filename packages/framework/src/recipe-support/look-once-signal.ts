@@ -62,6 +62,7 @@ export class LookOnceSignal implements Disposable {
     };
   }
 
+  /** The signal to give the call's requests. */
   get signal(): AbortSignal {
     return this.#signal;
   }
@@ -76,6 +77,7 @@ export class LookOnceSignal implements Disposable {
     return !(this.#caller?.aborted === true && error === this.#caller.reason);
   }
 
+  /** Stops the timer and listeners of a signal of the call's own; a shared one ends by itself. */
   [Symbol.dispose](): void {
     this.#stop?.();
   }

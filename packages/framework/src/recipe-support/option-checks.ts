@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import { describeValue, validateTimeoutMs } from '../paths/validate-number.js';
+import { closestName } from './closest-name.js';
 
 /** The keys of a call's `{ signal }` options and of a waiting call's `{ timeoutMs, signal }`. */
 const SIGNAL_OPTIONS = ['signal'];
@@ -138,32 +139,10 @@ export function checkRecipeOptions(
   if (options === undefined) return;
   for (const [name, value] of Object.entries(options as Record<string, unknown>)) {
     if (value === undefined || known.includes(name)) continue;
-    const lower = name.toLowerCase();
-    const near = known.find((option) => {
-      const candidate = option.toLowerCase();
-      return (
-        candidate.startsWith(lower) ||
-        lower.startsWith(candidate) ||
-        editDistance(lower, candidate) <= 2
-      );
-    });
+    const near = closestName(name, known);
     throw new InvalidArgumentError(
       `${recipe}: unknown option '${name}'` +
         (near === undefined ? `; known: ${known.join(', ')}` : ` (did you mean '${near}'?)`),
     );
   }
-}
-
-/** Levenshtein distance of two short strings (option names). */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }

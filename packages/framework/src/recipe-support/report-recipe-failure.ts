@@ -2,11 +2,13 @@ import type { RecipeError } from './event-dispatcher.js';
 
 /** The part of a client a recipe reports through (a FrameworkClient or a namespace view). */
 export interface FailureReporter {
+  /** Puts `error` on the client's `unhandledErrors` stream (and its log), with `context`. */
   reportUnhandledError(error: unknown, context: string): void;
 }
 
 /** Where a recipe publishes its own failures, e.g. the Subject behind its `errors` stream. */
 export interface RecipeErrorSink {
+  /** Publishes one failure to the recipe's own stream. */
   next(value: RecipeError): void;
 }
 

@@ -1,3 +1,5 @@
+import { performance } from 'node:perf_hooks';
+
 /**
  * Many deadlines on one timer: a callback given to `after` runs once its delay has passed, up
  * to one sweep interval late, unless cancelled first. A timer per deadline costs a busy client
@@ -6,8 +8,6 @@
  * something is due cost next to nothing. Used where lateness of a fraction of the delay does
  * not matter: a request's deadline, how long a release waits for its answer.
  */
-import { performance } from 'node:perf_hooks';
-
 export class DueSweep {
   readonly #sweepMs: number;
   readonly #due = new Set<Due>();

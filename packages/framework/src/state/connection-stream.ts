@@ -32,6 +32,7 @@ export interface ConnectionStreamSources {
   readonly currentState: () => ConnectionState | undefined;
   /** True while a connection is up and proven. */
   readonly isConnected: () => boolean;
+  /** Which states make held nodes doubtful: SUSPENDED and LOST ('standard') or LOST only. */
   readonly errorPolicy: ErrorPolicy;
   /** See `FrameworkClient.validUntilMs`. */
   readonly validUntilMs: () => number;

@@ -39,6 +39,7 @@ export interface RawZooKeeperSessionOptions {
 export interface RawWatchEvent {
   /** 2 deleted or 3 data changed (a getData watch is only left on a node that exists). */
   readonly type: number;
+  /** The watched node. */
   readonly path: string;
 }
 
