@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Subject, type Observable } from 'rxjs';
-import type {
-  ConnectionLossError} from '../errors/zookeeper-error-classes.js';
+import type { ConnectionLossError } from '../errors/zookeeper-error-classes.js';
 import {
   AuthFailedError,
   ClosedError,
