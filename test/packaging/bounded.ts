@@ -2,8 +2,12 @@
 // core and a few hundred MB.
 import { availableParallelism } from 'node:os';
 
-/** How many child processes the packaging tests run side by side. */
-export const PARALLEL = Math.max(1, Math.min(4, availableParallelism()));
+/**
+ * How many child processes a packaging test runs side by side: half the cores, since the test
+ * runner runs two files at a time and a file that took every core would starve the other one's
+ * commands into their timeouts.
+ */
+export const PARALLEL = Math.max(1, Math.min(4, Math.floor(availableParallelism() / 2)));
 
 /** Runs `tasks` at most `limit` at a time; their results in order. */
 export async function bounded<T>(
