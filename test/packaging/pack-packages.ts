@@ -8,6 +8,9 @@ import type { TempProject } from './temp-project.js';
 /** The repository's root directory (this file is test/dist/test/packaging/*.js). */
 export const REPO_ROOT = new URL('../../../../', import.meta.url).pathname;
 
+/** What an `exports` key maps to: a path, or conditions each mapping to one in turn. */
+export type ExportTarget = string | { readonly [condition: string]: ExportTarget };
+
 /** A package's manifest, the parts these tests read. */
 export interface Manifest {
   readonly name: string;
@@ -15,7 +18,10 @@ export interface Manifest {
   readonly private?: boolean;
   readonly type?: string;
   readonly bin?: Readonly<Record<string, string>>;
-  readonly exports?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  readonly main?: string;
+  readonly types?: string;
+  readonly typesVersions?: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+  readonly exports?: Readonly<Record<string, ExportTarget>>;
   readonly dependencies?: Readonly<Record<string, string>>;
   readonly peerDependencies?: Readonly<Record<string, string>>;
 }

@@ -1,9 +1,10 @@
 // What would make an unpacked package fail a user who installs it on its own: files that its
 // package.json or its source maps name but that are not in it, a missing LICENSE, README links
-// that only work inside the repository, exact pins on sibling packages.
+// that only work inside the repository, exact pins on sibling packages, a .d.ts without its
+// CommonJS twin.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { readManifest } from './pack-packages.js';
+import { readManifest, type ExportTarget } from './pack-packages.js';
 
 /** Every path below `dir`, relative to it. */
 function filesUnder(dir: string, prefix = ''): string[] {
@@ -11,6 +12,11 @@ function filesUnder(dir: string, prefix = ''): string[] {
     const path = join(prefix, entry.name);
     return entry.isDirectory() ? filesUnder(dir, path) : [path];
   });
+}
+
+/** The paths an `exports` target names, under all its conditions. */
+function pathsOf(target: ExportTarget): string[] {
+  return typeof target === 'string' ? [target] : Object.values(target).flatMap(pathsOf);
 }
 
 /**
@@ -28,11 +34,22 @@ export function packageProblems(root: string, license: string): string[] {
     problems.push("no LICENSE, or not the repository's");
   }
   const targets = [
-    ...Object.values(manifest.exports ?? {}).flatMap((conditions) => Object.values(conditions)),
+    ...Object.values(manifest.exports ?? {}).flatMap(pathsOf),
     ...Object.values(manifest.bin ?? {}),
+    ...[manifest.main, manifest.types].filter((path) => path !== undefined),
+    ...Object.values(manifest.typesVersions ?? {}).flatMap((paths) => Object.values(paths).flat()),
   ];
   for (const target of targets) {
-    if (!existsSync(join(root, target))) problems.push(`${target} (exports/bin) is missing`);
+    if (!existsSync(join(root, target))) {
+      problems.push(`${target} (exports/bin/main/types/typesVersions) is missing`);
+    }
+  }
+  // The `require` condition's declarations (scripts/cjs-declarations.mjs): one per .d.ts, or a
+  // CommonJS importer's types go quietly `any` where one is missing.
+  const shipped = new Set(files);
+  for (const declarations of files.filter((file) => file.endsWith('.d.ts'))) {
+    const cjs = declarations.replace(/\.d\.ts$/, '.d.cts');
+    if (!shipped.has(cjs)) problems.push(`${cjs} is missing`);
   }
   for (const map of files.filter((file) => file.endsWith('.map'))) {
     const { sources } = JSON.parse(readFileSync(join(root, map), 'utf8')) as { sources: string[] };
