@@ -123,7 +123,11 @@ export class HoldValidity {
     return new HoldLostError({
       path: this.#path,
       detail: `the hold may be gone (${cause} since it was granted)`,
-      cause: lossReason(cause, this.#path),
+      // The reason `lost` aborted with, when someone made the signal: the same object.
+      cause:
+        this.#controller?.signal.aborted === true
+          ? (this.#controller.signal.reason as Error)
+          : lossReason(cause, this.#path),
       sent: false,
     });
   }
