@@ -22,7 +22,10 @@ import type { Leadership } from './leadership.js';
 function endReason(cause: LossCause | undefined, latchClosed: boolean, path: string): Error {
   switch (cause) {
     case 'SUSPENDED':
-      return new ConnectionLossError({ path, detail: 'connection SUSPENDED: leadership may be lost' });
+      return new ConnectionLossError({
+        path,
+        detail: 'connection SUSPENDED: leadership may be lost',
+      });
     case 'LOST':
       return new SessionExpiredError({ path, detail: 'session LOST: leadership is gone' });
     case 'CLOSED':

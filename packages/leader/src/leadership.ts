@@ -51,7 +51,10 @@ export interface Leadership {
    * (`isHoldLost`) when the node is gone (nothing was written), or at once, sending nothing,
    * once this leadership has ended or its signal aborted. `idempotent` defaults to true.
    */
-  transaction(ops: readonly TransactionOp[], options?: TransactionOptions): Promise<TransactionResult[]>;
+  transaction(
+    ops: readonly TransactionOp[],
+    options?: TransactionOptions,
+  ): Promise<TransactionResult[]>;
 }
 
 /** @internal The leadership handed to one takeLeadership call; {@link end} when it returns. */

@@ -58,7 +58,10 @@ export interface LockHold {
    * `lost` would abort; other failures as `client.transaction` (TransactionFailedError indexed
    * as `ops` were given). `idempotent` defaults to true: a lost reply is answered exactly.
    */
-  transaction(ops: readonly TransactionOp[], options?: TransactionOptions): Promise<TransactionResult[]>;
+  transaction(
+    ops: readonly TransactionOp[],
+    options?: TransactionOptions,
+  ): Promise<TransactionResult[]>;
   /**
    * What `JSON.stringify(hold)` writes: the lock node and the fencing token as a decimal
    * string, e.g. `{"lockPath":"/app/lock/_c_…-lock-0000000007","fencingToken":"4294967302"}`.

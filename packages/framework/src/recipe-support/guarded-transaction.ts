@@ -69,10 +69,10 @@ function withoutGuard(error: unknown, holderPath: string): unknown {
     const renumbered = /^op (\d+) \(/.exec(error.detail);
     if (renumbered !== null) {
       const index = Number(renumbered[1]) - 1;
-      return new InvalidArgumentError(
-        `op ${index} (${error.detail.slice(renumbered[0].length)}`,
-        { path: error.path, cause: error },
-      );
+      return new InvalidArgumentError(`op ${index} (${error.detail.slice(renumbered[0].length)}`, {
+        path: error.path,
+        cause: error,
+      });
     }
   }
   return error;
