@@ -28,7 +28,8 @@ export type GuardedTransactionOptions = TransactionOptions;
  *   while the node existed.
  *
  * `idempotent` defaults to true here: after a lost reply, the retry learns whether the first
- * attempt landed instead of meeting the hold gone (or its own writes) and answering wrongly.
+ * attempt landed, where without it the answer is OutcomeUnknownError (a guard judged on the
+ * retry alone would say "gone, nothing written" about a write that landed before).
  */
 export async function guardedTransaction(
   client: FrameworkClient,
