@@ -125,7 +125,7 @@ describe('zkrecipes inspect', () => {
     await writer.release();
   });
 
-  it('decodes a semaphore: leases in order, the waiting process inside acquire', async () => {
+  it("decodes a semaphore: leases in order with the leases' fencing tokens, the waiting process inside acquire", async () => {
     const path = uniquePath('cli-semaphore');
     const lease1 = await new InterProcessSemaphoreV2(a, path, 2).acquire();
     const lease2 = await new InterProcessSemaphoreV2(b, path, 2).acquire();
@@ -142,6 +142,11 @@ describe('zkrecipes inspect', () => {
     assert.deepEqual(
       (out.acquiring as Node[]).map((l) => l.sessionId),
       [sessionOf(c)],
+    );
+    // Each lease's fencing token is the TOKEN inspect shows for its node.
+    assert.deepEqual(
+      leases.slice(0, 2).map((l) => l.fencingToken),
+      [lease1.fencingTokenString, lease2.fencingTokenString],
     );
 
     await lease1.close();

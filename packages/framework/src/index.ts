@@ -106,6 +106,8 @@ export type {
   ZooKeeperErrorDetails,
 } from './errors/zookeeper-error-classes.js';
 export { OutcomeUnknownError } from './errors/outcome-unknown-error.js';
+export { HoldLostError } from './errors/hold-lost-error.js';
+export type { HoldLostErrorOptions } from './errors/hold-lost-error.js';
 export type { OutcomeUnknownErrorOptions } from './errors/outcome-unknown-error.js';
 export { errorFromCode } from './errors/error-from-code.js';
 export type { ErrorFromCodeOptions } from './errors/error-from-code.js';
@@ -115,6 +117,7 @@ export {
   isConnectionLoss,
   isInvalidArgument,
   isIllegalState,
+  isHoldLost,
   isNoAuth,
   isAuthFailed,
   isNodeExists,

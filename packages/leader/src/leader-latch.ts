@@ -52,6 +52,8 @@ import {
   type Participant,
 } from './participant.js';
 import { LeaderTelemetry } from './leader-telemetry.js';
+import { LatchLeadership } from './latch-leadership.js';
+import type { Leadership } from './leadership.js';
 import { SingleWatch } from './single-watch.js';
 import { waitForLeadership } from './wait-for-leadership.js';
 
@@ -124,6 +126,8 @@ export class LeaderLatch {
   #stopListening: (() => void) | undefined;
   /** Aborted by close(): every request of the latch stops waiting for a connection or a retry. */
   readonly #closer = new AbortController();
+  /** The leadership under way: made by the check that grants it, ended when isLeader turns false. */
+  #current: LatchLeadership | undefined;
 
   constructor(client: FrameworkClient, path: string, options: LeaderLatchOptions = {}) {
     checkClient('LeaderLatch', client);
@@ -146,6 +150,12 @@ export class LeaderLatch {
       this.#logger.debug('watch fired', { type: event.type, watched: event.path });
       telemetry.watchFired();
       this.#request('check');
+    });
+    // Every way leadership ends goes through the flag; the current leadership ends with it.
+    this.#leadership.changes.subscribe((leads) => {
+      if (leads) return;
+      this.#current?.end(this.#state === LeaderState.CLOSED);
+      this.#current = undefined;
     });
     this.#retry = new BackgroundRetry(() => this.#runDrain(), {
       policy: LATCH_RETRY_POLICY,
@@ -210,6 +220,15 @@ export class LeaderLatch {
    */
   isValid(): boolean {
     return performance.now() < this.validUntil;
+  }
+
+  /**
+   * This latch's leadership while it leads, else undefined: its fencing token (the czxid of
+   * the node it leads through), its `transaction` (writes that land only while that node
+   * exists), a signal that aborts when leadership ends, and `isValid()` as the latch's.
+   */
+  get currentLeadership(): Leadership | undefined {
+    return this.isLeader ? this.#current : undefined;
   }
 
   /** Leadership over time; replays the current value. Completes on close. */
@@ -500,6 +519,17 @@ export class LeaderLatch {
       return;
     }
     this.#lastPathIsLeader = ourPath;
+    // A check while leading through the same node keeps the leadership it is in.
+    if (this.#current?.path !== ourPath) {
+      this.#current?.end(false);
+      this.#current = new LatchLeadership(
+        this.#client,
+        this.#connection,
+        epoch,
+        ourPath,
+        stat.czxid,
+      );
+    }
     this.#leadership.set(true);
   }
 

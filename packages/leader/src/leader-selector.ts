@@ -451,9 +451,10 @@ export class LeaderSelector {
     // Won from a queue position that is already in doubt, or won on a look the session is no
     // longer proven since (the mutex grants only valid holds; this is the last line before
     // takeLeadership): do not hand it out. The node goes, and autoRequeue queues again.
-    if (signal.aborted || this.#mutex.hold?.isValid() !== true) return;
+    const hold = this.#mutex.hold;
+    if (signal.aborted || hold?.isValid() !== true) return;
     this.#leadership.set(true);
-    const leadership = new SelectorLeadership(this.#client, signal);
+    const leadership = new SelectorLeadership(this.#client, signal, hold);
     const led = this.#runTakeLeadership(signal, leadership);
     // After takeLeadership started: its first steps do not wait for this request.
     this.#mutex.announceHold(signal);

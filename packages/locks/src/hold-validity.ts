@@ -3,7 +3,12 @@
 // is made (and registered with the stream) only when someone asks for it. An uncontended
 // acquire/release cycle thus costs no subscription at all.
 import { performance } from 'node:perf_hooks';
-import { ClosedError, ConnectionLossError, SessionExpiredError } from '@zkrecipes/framework';
+import {
+  ClosedError,
+  ConnectionLossError,
+  HoldLostError,
+  SessionExpiredError,
+} from '@zkrecipes/framework';
 import type { ConnectionStream, LossCause } from '@zkrecipes/framework/recipe-support';
 
 /** The abort reason a hold's `lost` signal carries for `cause`. */
@@ -102,6 +107,29 @@ export class HoldValidity {
    */
   get validUntil(): number {
     return this.#ended ? -Infinity : this.#watch.validUntilSince(this.#epoch);
+  }
+
+  /**
+   * Why a guarded write must not even be sent, when that is known here: the hold ended, or a
+   * loss came since it was confirmed (what `lost` aborts on). Undefined otherwise: the server's
+   * check of the node then decides, which is right also after a stall no event reported yet.
+   */
+  refusal(): HoldLostError | undefined {
+    if (this.#ended) {
+      return new HoldLostError({ path: this.#path, detail: 'the hold was released', sent: false });
+    }
+    const cause = this.#watch.lossSince(this.#epoch);
+    if (cause === undefined) return undefined;
+    return new HoldLostError({
+      path: this.#path,
+      detail: `the hold may be gone (${cause} since it was granted)`,
+      // The reason `lost` aborted with, when someone made the signal: the same object.
+      cause:
+        this.#controller?.signal.aborted === true
+          ? (this.#controller.signal.reason as Error)
+          : lossReason(cause, this.#path),
+      sent: false,
+    });
   }
 
   /** `performance.now() < validUntil`. */

@@ -18,5 +18,7 @@ export { InterProcessMultiLock } from './interprocess-multi-lock.js';
 export type { AcquireOptions, InterProcessLock } from './interprocess-lock.js';
 export { runInFlow } from './flow-scope.js';
 export type { QueueObserver } from './lock-internals.js';
+export { FencingGuard } from './fencing-guard.js';
+export type { FencingTokenInput } from './fencing-guard.js';
 export { IllegalMonitorStateError, isIllegalMonitorState } from './illegal-monitor-state-error.js';
 export { LockName, lockSequence, sortParticipants } from './lock-node-names.js';

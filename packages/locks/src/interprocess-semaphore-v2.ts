@@ -252,7 +252,7 @@ export class InterProcessSemaphoreV2 {
         const lease = await this.#leases.attemptOnce({ limits });
         if (lease === undefined || lease === NODE_VANISHED) return lease;
         const validity = new HoldValidity(this.#watch, lease.epoch, lease.path);
-        return new Lease(this.#client, lease.path, validity);
+        return new Lease(this.#client, lease.path, lease.fencingToken, validity);
       } finally {
         await this.#letGo(lock.path, limits);
       }

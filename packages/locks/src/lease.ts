@@ -1,5 +1,12 @@
-import type { FrameworkClient, Logger, SignalOptions } from '@zkrecipes/framework';
-import { checkSignalOptions } from '@zkrecipes/framework/recipe-support';
+import type {
+  FrameworkClient,
+  Logger,
+  SignalOptions,
+  TransactionOp,
+  TransactionOptions,
+  TransactionResult,
+} from '@zkrecipes/framework';
+import { checkSignalOptions, guardedTransaction } from '@zkrecipes/framework/recipe-support';
 import type { HoldValidity } from './hold-validity.js';
 import { releaseOwnNode, removeOwnNode } from './own-node.js';
 import type { LockTelemetry } from './lock-telemetry.js';
@@ -13,14 +20,28 @@ export class Lease implements AsyncDisposable {
   readonly #client: FrameworkClient;
   readonly #path: string;
   readonly #validity: HoldValidity;
+  /**
+   * Strictly greater than the token of every lease granted on this semaphore before this one,
+   * also across a delete and re-create of its path: the lease node's czxid, from the create's
+   * reply (the number `zkrecipes inspect` shows and a Java service reads from the node's Stat).
+   * Leases are granted in the order their nodes were created (one at a time, under the
+   * semaphore's mutex), and zxids only grow. Leases held at once have distinct tokens.
+   */
+  readonly fencingToken: bigint;
   #closed: Promise<void> | undefined;
   #onEnd: (() => void) | undefined;
 
   /** @internal Leases come from InterProcessSemaphoreV2.acquire. */
-  constructor(client: FrameworkClient, path: string, validity: HoldValidity) {
+  constructor(client: FrameworkClient, path: string, fencingToken: bigint, validity: HoldValidity) {
     this.#client = client;
     this.#path = path;
+    this.fencingToken = fencingToken;
     this.#validity = validity;
+  }
+
+  /** {@link fencingToken} in decimal, for JSON, headers and logs; `BigInt(s)` gives it back. */
+  get fencingTokenString(): string {
+    return this.fencingToken.toString();
   }
 
   /** The lease node's full path (namespace-relative). */
@@ -58,6 +79,20 @@ export class Lease implements AsyncDisposable {
   /** `performance.now() < validUntil`: check it right before each side effect. */
   isValid(): boolean {
     return this.#validity.isValid();
+  }
+
+  /**
+   * A write that lands only while this lease does: runs `ops` in one ZooKeeper transaction
+   * with a check that the lease node still exists. Resolves the results of `ops` (the check's
+   * own result is left out). Rejects with HoldLostError (`isHoldLost`) when the node is gone
+   * (nothing was written), or at once, sending nothing, after `close()` or once `lost` would
+   * abort. `idempotent` defaults to true. See `LockHold.transaction`.
+   */
+  transaction(
+    ops: readonly TransactionOp[],
+    options?: TransactionOptions,
+  ): Promise<TransactionResult[]> {
+    return guardedTransaction(this.#client, this.#path, ops, options, this.#validity.refusal());
   }
 
   /**

@@ -1,4 +1,12 @@
 // What a flow holding a reentrant lock sees of its hold, and the handle acquireHold() returns.
+import {
+  HoldLostError,
+  type FrameworkClient,
+  type TransactionOp,
+  type TransactionOptions,
+  type TransactionResult,
+} from '@zkrecipes/framework';
+import { guardedTransaction } from '@zkrecipes/framework/recipe-support';
 import type { HoldValidity } from './hold-validity.js';
 import type { FlowScope } from './flow-scope.js';
 
@@ -42,6 +50,19 @@ export interface LockHold {
    */
   isValid(): boolean;
   /**
+   * A write that lands only while this hold does: runs `ops` (built with the framework's `op`)
+   * in one ZooKeeper transaction with a check that our lock node still exists, so a holder
+   * that lost the lock without knowing cannot write through it. Resolves the results of `ops`
+   * (the check's own result is left out). Rejects with HoldLostError (`isHoldLost`) when the
+   * node is gone (nothing was written), or at once, sending nothing, after `release()` or once
+   * `lost` would abort; other failures as `client.transaction` (TransactionFailedError indexed
+   * as `ops` were given). `idempotent` defaults to true: a lost reply is answered exactly.
+   */
+  transaction(
+    ops: readonly TransactionOp[],
+    options?: TransactionOptions,
+  ): Promise<TransactionResult[]>;
+  /**
    * What `JSON.stringify(hold)` writes: the lock node and the fencing token as a decimal
    * string, e.g. `{"lockPath":"/app/lock/_c_…-lock-0000000007","fencingToken":"4294967302"}`.
    */
@@ -78,15 +99,18 @@ export class Hold implements LockHold {
   readonly fencingToken: bigint;
   /** The flow holding it; undefined for a hold taken outside any flow. */
   readonly scope: FlowScope | undefined;
+  readonly #client: FrameworkClient;
   readonly #validity: HoldValidity;
   count = 1;
 
   constructor(
+    client: FrameworkClient,
     lockPath: string,
     fencingToken: bigint,
     validity: HoldValidity,
     scope: FlowScope | undefined,
   ) {
+    this.#client = client;
     this.lockPath = lockPath;
     this.fencingToken = fencingToken;
     this.#validity = validity;
@@ -112,6 +136,13 @@ export class Hold implements LockHold {
 
   isValid(): boolean {
     return this.#validity.isValid();
+  }
+
+  transaction(
+    ops: readonly TransactionOp[],
+    options?: TransactionOptions,
+  ): Promise<TransactionResult[]> {
+    return guardedTransaction(this.#client, this.lockPath, ops, options, this.#validity.refusal());
   }
 
   toJSON(): LockHoldJson {
@@ -156,6 +187,21 @@ export class HoldHandle implements MutexHold {
 
   isValid(): boolean {
     return this.#hold.isValid();
+  }
+
+  async transaction(
+    ops: readonly TransactionOp[],
+    options?: TransactionOptions,
+  ): Promise<TransactionResult[]> {
+    if (this.#released !== undefined) {
+      // This acquire was given back, even if the flow still holds the lock through another.
+      throw new HoldLostError({
+        path: this.lockPath,
+        detail: 'this hold was released',
+        sent: false,
+      });
+    }
+    return this.#hold.transaction(ops, options);
   }
 
   toJSON(): LockHoldJson {

@@ -159,6 +159,7 @@ export class ReentrantCore {
     if (acquired === undefined) return undefined;
     const { path, fencingToken, epoch } = acquired;
     const hold = new Hold(
+      this.#client,
       path,
       fencingToken,
       new HoldValidity(this.#internals.connectionStream, epoch, path),

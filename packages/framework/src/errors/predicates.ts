@@ -101,6 +101,14 @@ export function isOutcomeUnknown(err: unknown, answered?: ZooKeeperErrorCodeName
 }
 
 /**
+ * A guarded write (`hold.transaction`, `lease.transaction`, `leadership.transaction`) was
+ * refused because its hold is gone (HOLD_LOST, ours; see HoldLostError): nothing was written.
+ */
+export function isHoldLost(err: unknown): boolean {
+  return hasCode(err, 'HOLD_LOST');
+}
+
+/**
  * Whether a retry loop may try again: true exactly for ZooKeeper errors with code
  * CONNECTION_LOSS, OPERATION_TIMEOUT, SESSION_MOVED or SESSION_EXPIRED; false for anything else,
  * including errors that are not ZooKeeper errors at all.

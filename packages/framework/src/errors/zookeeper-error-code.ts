@@ -13,6 +13,8 @@ export type { ZooKeeperWireCodeName } from '@zkrecipes/wire';
  *   operation before start());
  * - `OUTCOME_UNKNOWN`: a write was sent, its reply was lost, and what the server holds cannot
  *   tell whether it took effect;
+ * - `HOLD_LOST`: a write guarded by a lock, lease or leadership was refused because that hold
+ *   is gone (its node no longer exists, or it was released or lost): nothing was written;
  * - `UNKNOWN`: the server sent a number we have no name for (the number is kept in `zkCode`).
  */
 export const ZooKeeperLocalErrorCode = {
@@ -24,11 +26,16 @@ export const ZooKeeperLocalErrorCode = {
   ILLEGAL_STATE: 'ILLEGAL_STATE',
   /** A write whose reply was lost, and the server's state cannot tell whether it took effect. */
   OUTCOME_UNKNOWN: 'OUTCOME_UNKNOWN',
+  /** A guarded write refused because its hold (lock, lease, leadership) is gone; nothing written. */
+  HOLD_LOST: 'HOLD_LOST',
   /** The server sent an error number this library has no name for (kept in `zkCode`). */
   UNKNOWN: 'UNKNOWN',
 } as const;
 
-/** One of our own codes: `'CLOSED' | 'INVALID_ARGUMENT' | 'ILLEGAL_STATE' | 'OUTCOME_UNKNOWN' | 'UNKNOWN'`. */
+/**
+ * One of our own codes: `'CLOSED' | 'INVALID_ARGUMENT' | 'ILLEGAL_STATE' | 'OUTCOME_UNKNOWN' |
+ * 'HOLD_LOST' | 'UNKNOWN'`.
+ */
 export type ZooKeeperLocalErrorCode =
   (typeof ZooKeeperLocalErrorCode)[keyof typeof ZooKeeperLocalErrorCode];
 

@@ -54,6 +54,10 @@ export type { AbortableSleepOptions } from '../retry/abortable-sleep.js';
 export { untilAborted } from '../retry/retry-loop.js';
 export type { WhileConnectedOptions } from './while-connected.js';
 
+// Writes that land only while a hold's node exists (hold.transaction and the like)
+export { guardedTransaction } from './guarded-transaction.js';
+export type { GuardedTransactionOptions } from './guarded-transaction.js';
+
 // Cleanup
 export { deleteOwnNode, OWN_NODE_ANSWER_WAIT_MS } from './delete-own-node.js';
 export type { DeleteOwnNodeOptions } from './delete-own-node.js';

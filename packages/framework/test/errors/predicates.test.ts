@@ -5,6 +5,7 @@ import {
   isBadVersion,
   isClosed,
   isConnectionLoss,
+  isHoldLost,
   isInvalidArgument,
   isNoAuth,
   isNodeExists,
@@ -17,6 +18,7 @@ import {
 } from '../../src/errors/predicates.js';
 import { errorFromCode } from '../../src/errors/error-from-code.js';
 import { ZooKeeperError } from '../../src/errors/zookeeper-error.js';
+import { HoldLostError } from '../../src/errors/hold-lost-error.js';
 import {
   ClosedError,
   InvalidArgumentError,
@@ -35,6 +37,7 @@ describe('error predicates', () => {
     [isOperationTimeout, new OperationTimeoutError()],
     [isClosed, new ClosedError()],
     [isInvalidArgument, new InvalidArgumentError('bad')],
+    [isHoldLost, new HoldLostError({ path: '/lock/node', detail: 'gone', sent: false })],
   ] as const;
 
   for (const [predicate, matching] of cases) {

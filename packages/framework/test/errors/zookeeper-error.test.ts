@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { codeName, ZooKeeperErrorCode } from '../../src/errors/zookeeper-error-code.js';
 import { errorFromCode } from '../../src/errors/error-from-code.js';
 import { ZooKeeperError } from '../../src/errors/zookeeper-error.js';
+import { HoldLostError } from '../../src/errors/hold-lost-error.js';
 import {
   BadVersionError,
   ClosedError,
@@ -130,6 +131,12 @@ describe('ZooKeeperError subclasses', () => {
     [new OperationTimeoutError(), 'OperationTimeoutError', 'OPERATION_TIMEOUT', undefined],
     [new ClosedError(), 'ClosedError', 'CLOSED', undefined],
     [new InvalidArgumentError('x'), 'InvalidArgumentError', 'INVALID_ARGUMENT', undefined],
+    [
+      new HoldLostError({ path: '/l', detail: 'the hold was released', sent: false }),
+      'HoldLostError',
+      'HOLD_LOST',
+      undefined,
+    ],
   ] as const;
 
   for (const [err, name, code, zkCode] of cases) {
