@@ -1,4 +1,5 @@
-// The ACL record and its encoding, shared by every create.
+// The ACL record and its encoding, shared by every create, setACL and the getACL reply.
+import type { JuteReader } from './jute-reader.js';
 import type { JuteWriter } from './jute-writer.js';
 
 /** One access-control entry: the permissions granted to an identity. */
@@ -19,4 +20,17 @@ export function writeAcls(writer: JuteWriter, acl: readonly Acl[]): JuteWriter {
   writer.int(acl.length);
   for (const entry of acl) writer.int(entry.perms).string(entry.id.scheme).string(entry.id.id);
   return writer;
+}
+
+/** Reads a `vector<ACL>` (see {@link writeAcls}); jute's null vector (-1) reads as empty. */
+export function readAcls(reader: JuteReader): Acl[] {
+  const count = reader.int();
+  const acl: Acl[] = [];
+  for (let i = 0; i < count; i++) {
+    const perms = reader.int();
+    const scheme = reader.string() ?? '';
+    const id = reader.string() ?? '';
+    acl.push({ perms, id: { scheme, id } });
+  }
+  return acl;
 }

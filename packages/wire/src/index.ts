@@ -23,12 +23,13 @@ export { codeName, ZooKeeperErrorCode } from './error-code.js';
 export type { ZooKeeperWireCodeName } from './error-code.js';
 
 // Records
-export { writeAcls } from './acl.js';
+export { readAcls, writeAcls } from './acl.js';
 export type { Acl } from './acl.js';
 export { decodeStat, STAT_BYTES } from './stat.js';
 export type { Stat } from './stat.js';
 
 // Request and reply codecs
+export { decodeGetAcl, encodeSetAcl } from './acl-codec.js';
 export { create2OpCode, decodeCreate, decodeCreate2, encodeCreate2 } from './create-codec.js';
 export { encodeDelete } from './delete-codec.js';
 export { decodeMulti, encodeMulti } from './multi-codec.js';
