@@ -3,10 +3,11 @@
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-// Only the facade may load node-zookeeper-client (DESIGN.md section 2): it patches nzc's
-// internals and checks its version at load, so a second importer would get an unpatched or
-// unchecked nzc. Static imports and re-exports are no-restricted-imports' job; `require()` (the
-// facade's own way in, through createRequire) and `import()` need no-restricted-syntax.
+// Only the facade may load node-zookeeper-client (DESIGN.md section 2): it checks the nzc
+// internals it relies on and overrides them on its own client instances, so a second importer
+// would use an unchecked nzc without those overrides. Static imports and re-exports are
+// no-restricted-imports' job; `require()`, `createRequire(...)()` and `import()` need
+// no-restricted-syntax.
 const NZC_FACADE = ['packages/framework/src/zk/nzc-adapter.ts'];
 const NZC_MESSAGE =
   'Only the facade (packages/framework/src/zk/nzc-adapter.ts) may load node-zookeeper-client; go through @zkrecipes/framework (DESIGN.md section 2).';

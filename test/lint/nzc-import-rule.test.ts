@@ -81,8 +81,14 @@ describe('the node-zookeeper-client lint rule', () => {
       assert.deepEqual(await nzcMessages(code, FACADE), []);
     }
     const source = readFileSync(join(REPO_ROOT, FACADE), 'utf8');
-    assert.match(source, /require\('node-zookeeper-client'\)/, 'the facade loads nzc');
+    assert.match(source, /^import \w+ from 'node-zookeeper-client';$/m, 'the facade loads nzc');
     assert.deepEqual(await nzcMessages(source, FACADE), []);
+  });
+
+  it('the facade loads nzc with a plain import a bundler can follow: no createRequire, no deep path', () => {
+    const source = readFileSync(join(REPO_ROOT, FACADE), 'utf8');
+    assert.doesNotMatch(source, /createRequire|require\(/);
+    assert.doesNotMatch(source, /node-zookeeper-client\//);
   });
 
   it('still applies the other no-restricted-syntax rules in the facade', async () => {

@@ -28,6 +28,7 @@ import { ConnectionStream } from './state/connection-stream.js';
 import { FirstConnection, type FirstConnectionWaitOptions } from './state/first-connection.js';
 import { EventLoopStallDetector } from './state/event-loop-stall-detector.js';
 import { ZooKeeperConnection } from './zk/zookeeper-connection.js';
+import { assertNzcSupported } from './zk/nzc-adapter.js';
 import { ClientTelemetry } from './telemetry/client-telemetry.js';
 import { ConnectionHistory } from './telemetry/connection-history.js';
 import { ConnectionTelemetry } from './telemetry/connection-telemetry.js';
@@ -120,7 +121,9 @@ const WITNESS_SLOTS = 64;
 
 /**
  * Creates a client (Curator's `CuratorFrameworkFactory.newClient`). Nothing connects until
- * `start()`. Invalid options throw an InvalidArgumentError at once.
+ * `start()`. Invalid options throw an InvalidArgumentError at once, and a node-zookeeper-client
+ * without the internals the framework relies on (another version than 1.1.x) an
+ * IllegalStateError naming what it lacks.
  *
  * @example
  * ```ts
@@ -137,6 +140,7 @@ const WITNESS_SLOTS = 64;
  */
 export function createFramework(options: FrameworkOptions): FrameworkClient {
   validateFrameworkOptions(options);
+  assertNzcSupported();
   const sessionTimeoutMs = options.sessionTimeoutMs ?? 60_000;
   const logger = withChild(options.logger ?? createDefaultLogger());
   const issues = new ConnectionIssueLogger(logger, { mode: options.connectionIssueLogging });

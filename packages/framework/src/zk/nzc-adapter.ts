@@ -3,14 +3,20 @@
  * promise-returning `NzcHandle` and closes the library's sharp edges that can be closed from
  * here (see DESIGN.md section 2); the rest (heartbeat, watchdog, parking, new sessions) is the
  * connection's job, which talks to nzc only through this handle.
+ *
+ * Everything it changes in nzc is changed on its own client instances (own properties of their
+ * connection and watcher managers), never on nzc's modules or prototypes: another user of nzc
+ * in the same process gets nzc as it is. nzc is loaded with a plain import of the package, so a
+ * bundler can follow it.
  */
 import { performance } from 'node:perf_hooks';
 import { Buffer } from 'node:buffer';
-import { createRequire } from 'node:module';
+import loadedNzc from 'node-zookeeper-client';
 import {
   AddWatchMode as ADD_WATCH_MODE,
   decodeCreate,
   decodeCreate2,
+  decodeGetAcl,
   decodeGetChildren2,
   decodeGetData,
   decodeInt,
@@ -24,6 +30,7 @@ import {
   encodeMultiRead,
   encodePath,
   encodePathWatch,
+  encodeSetAcl,
   encodeSetData,
   CreateFlag,
   corkUntilNextMicrotask,
@@ -33,15 +40,13 @@ import {
   type WatcherEvent,
 } from '@zkrecipes/wire';
 import { errorFromCode } from '../errors/error-from-code.js';
-import { codeName } from '../errors/zookeeper-error-code.js';
 import type { ZooKeeperError } from '../errors/zookeeper-error.js';
 import type {
-  NzcAcl,
   NzcClient,
   NzcClientOptions,
-  NzcException,
+  NzcModule,
+  NzcRequestError,
   NzcState,
-  NzcStat,
   NzcWatcherEvent,
   NzcWatcher,
 } from './nzc-types.js';
@@ -58,7 +63,7 @@ import {
 import { NzcReplyTap } from './nzc-reply-tap.js';
 import type { ConnectionAttempts } from './connection-attempts.js';
 import { tapConnectionAttempts } from './nzc-attempt-tap.js';
-import { assertSupportedNzcVersion } from './nzc-version.js';
+import { assertSupportedNzc, nzcErrorCodes } from './nzc-internals.js';
 import type { ServerAddress } from '../paths/connect-string.js';
 import type {
   Acl,
@@ -79,59 +84,39 @@ const {
   createTTL: OP_CREATE_TTL,
   delete: OP_DELETE,
   exists: OP_EXISTS,
+  getACL: OP_GET_ACL,
   getChildren2: OP_GET_CHILDREN2,
   getData: OP_GET_DATA,
   getAllChildrenNumber: OP_GET_ALL_CHILDREN_NUMBER,
   getEphemerals: OP_GET_EPHEMERALS,
   multi: OP_MULTI,
   multiRead: OP_MULTI_READ,
+  setACL: OP_SET_ACL,
   setData: OP_SET_DATA,
   sync: OP_SYNC,
 } = OpCode;
 const NO_NODE: number = ZooKeeperErrorCode.NO_NODE;
 const REMOVE_WATCHES_ANY = WatcherType.ANY;
 
-const require = createRequire(import.meta.url);
+let nzc: NzcModule | undefined;
+let nzcCodes: ReadonlySet<number> = new Set();
 
-interface NzcModule {
-  createClient(connectString: string, options: NzcClientOptions): NzcClient;
-  ACL: new (permission: number, id: unknown) => unknown;
-  Id: new (scheme: string, id: string) => unknown;
-}
-interface NzcExceptionModule {
-  (code: number, name: string, path: string | undefined, ctor: unknown): void;
-  prototype: object;
-  create(code: number, path?: string): NzcException;
-}
-
-// The facade patches nzc's internals (Exception.create, the packet queue, the socket): refuse
-// any version but the 1.1.x line they were written against before loading it.
-assertSupportedNzcVersion(
-  (require('node-zookeeper-client/package.json') as { version: string }).version,
-);
-const nzc = require('node-zookeeper-client') as NzcModule;
-const nzcException = require('node-zookeeper-client/lib/Exception.js') as NzcExceptionModule;
-
-/*
- * nzc's Exception.create throws on codes it does not know (SESSION_MOVED -118, QUOTA_EXCEEDED
- * -125, THROTTLED_OP -127, ...) and it calls it inside its socket data handler, where the throw
- * kills the process. Replace it once with a version that never throws and that skips the stack
- * capture (a stack taken inside the socket handler says nothing, and a NO_NODE per leave or
- * per missing predecessor made it a measurable cost): an Exception-shaped object carrying the
- * number, which errorFromCode maps to a typed error.
+/**
+ * Checks, once, that the loaded nzc has every internal this module uses (nzc-internals.ts);
+ * throws an IllegalStateError naming what is missing otherwise. Called as a client is created.
  */
-nzcException.create = (code: number, path?: string): NzcException => {
-  const error = Object.create(nzcException.prototype) as NzcException & {
-    code: number;
-    name: string;
-    message: string;
-    path: string | undefined;
-  };
-  const name = codeName(code) === 'UNKNOWN' ? `CODE_${code}` : codeName(code);
-  const message = `Exception: ${name}[${code}]${path ? `@${path}` : ''}`;
-  Object.assign(error, { code, name, path, message });
-  return error;
-};
+export function assertNzcSupported(): void {
+  supportedNzc();
+}
+
+function supportedNzc(): NzcModule {
+  if (nzc === undefined) {
+    assertSupportedNzc(loadedNzc);
+    nzcCodes = nzcErrorCodes(loadedNzc);
+    nzc = loadedNzc;
+  }
+  return nzc;
+}
 
 /** nzc takes the CreateRequest flags as they go on the wire. */
 const NZC_MODE: Record<CreateMode, number> = CreateFlag;
@@ -180,10 +165,6 @@ export interface NzcHandleOptions {
   inOrder: (settle: () => void) => void;
 }
 
-function toBigInt(long: Buffer): bigint {
-  return long.readBigInt64BE(0);
-}
-
 /**
  * A watch for a read: nzc's watcher, and `set`, called as the successful reply is read (where
  * nzc registers the watcher), before any notification read after it is handled.
@@ -196,28 +177,12 @@ export interface NzcWatch {
 /** One read of a multiRead: the node, or the typed error of that read alone. */
 export type MultiReadOutcome = { data: Buffer; stat: Stat } | ZooKeeperError;
 
-export function statFromNzc(stat: NzcStat): Stat {
-  return {
-    czxid: toBigInt(stat.czxid),
-    mzxid: toBigInt(stat.mzxid),
-    pzxid: toBigInt(stat.pzxid),
-    ctime: Number(toBigInt(stat.ctime)),
-    mtime: Number(toBigInt(stat.mtime)),
-    version: stat.version,
-    cversion: stat.cversion,
-    aversion: stat.aversion,
-    ephemeralOwner: toBigInt(stat.ephemeralOwner),
-    dataLength: stat.dataLength,
-    numChildren: stat.numChildren,
-  };
-}
-
-function toNzcAcls(acl: readonly Acl[]): unknown[] {
-  return acl.map((entry) => new nzc.ACL(entry.perms, new nzc.Id(entry.id.scheme, entry.id.id)));
-}
-
-function wireError(error: NzcException, path: string | undefined): ZooKeeperError {
-  return errorFromCode(error.code, { path, cause: error });
+/**
+ * The typed error for a request's failure. nzc's own Exception (a local failure) is kept as
+ * the cause; the server's code, from the reply tap, says all there is in the message already.
+ */
+function wireError(error: NzcRequestError, path: string | undefined): ZooKeeperError {
+  return errorFromCode(error.code, { path, cause: error instanceof Error ? error : undefined });
 }
 
 /**
@@ -240,7 +205,7 @@ export class NzcHandle {
       nzcOptions.sessionId = id;
       nzcOptions.sessionPassword = resume.password;
     }
-    this.#client = nzc.createClient(options.connectString, nzcOptions);
+    this.#client = supportedNzc().createClient(options.connectString, nzcOptions);
     // Shuffled as nzc does, so clients of one ensemble spread over its servers.
     const manager = this.#client.connectionManager;
     manager.servers = shuffled(options.servers);
@@ -253,7 +218,7 @@ export class NzcHandle {
           state: event.state,
           path: withoutChroot(manager.chrootPath, event.path),
         }),
-      errorOf: (code) => nzcException.create(code),
+      nzcKnowsCode: (code) => nzcCodes.has(code),
     });
     // Credentials registered before connect() are sent right after every handshake, ahead of
     // anything the connection releases once it sees 'connected'.
@@ -335,7 +300,7 @@ export class NzcHandle {
    * AUTH_FAILED are also what nzc itself fails pending requests with when a socket closes, so
    * they prove nothing.
    */
-  #replied(sentAtMs: number, error: NzcException | null | undefined): void {
+  #replied(sentAtMs: number, error: NzcRequestError | null | undefined): void {
     if (this.#closed) return;
     if (error && LOCAL_FAILURE_CODES.has(error.code)) return;
     this.#heard(sentAtMs);
@@ -587,7 +552,7 @@ export class NzcHandle {
     request: NzcRawRequest,
     path: string | undefined,
     decode: (body: Buffer) => T,
-    onReply?: (error: NzcException | null) => { value: T } | undefined,
+    onReply?: (error: NzcRequestError | null) => { value: T } | undefined,
   ): Promise<T> {
     return this.#request<T>((resolve, reject) => {
       const sentAtMs = this.#send();
@@ -613,33 +578,16 @@ export class NzcHandle {
     });
   }
 
+  /** getACL and setACL as raw requests too, so nzc's ACL and Id classes are not needed. */
   getAcl(path: string): Promise<{ acl: Acl[]; stat: Stat }> {
-    return this.#request((resolve, reject) => {
-      const sentAtMs = this.#send();
-      this.#client.getACL(path, (error, acls: NzcAcl[], stat) => {
-        this.#replied(sentAtMs, error);
-        if (error) reject(wireError(error, path));
-        else
-          resolve({
-            acl: acls.map((a) => ({
-              perms: a.permission,
-              id: { scheme: a.id.scheme, id: a.id.id },
-            })),
-            stat: statFromNzc(stat),
-          });
-      });
-    });
+    const serverPath = withChroot(this.#client.connectionManager.chrootPath, path);
+    return this.#sendDecoded(rawRequest(OP_GET_ACL, encodePath(serverPath)), path, decodeGetAcl);
   }
 
   setAcl(path: string, acl: readonly Acl[], version: number): Promise<Stat> {
-    return this.#request((resolve, reject) => {
-      const sentAtMs = this.#send();
-      this.#client.setACL(path, toNzcAcls(acl), version, (error, stat) => {
-        this.#replied(sentAtMs, error);
-        if (error) reject(wireError(error, path));
-        else resolve(statFromNzc(stat));
-      });
-    });
+    const serverPath = withChroot(this.#client.connectionManager.chrootPath, path);
+    const body = encodeSetAcl(serverPath, acl, version);
+    return this.#sendDecoded(rawRequest(OP_SET_ACL, body), path, statFromBytes);
   }
 
   /** Adds a persistent watch (ZooKeeper 3.6+ `addWatch`); the server keeps it until removed. */

@@ -2,12 +2,21 @@
  * Answers the adapter's raw requests itself and leaves everything else to nzc. It sits in front
  * of nzc's socket data handler and cuts the byte stream into whole frames. A reply to a raw
  * request (see nzc-raw-request.ts) at the head of nzc's pending queue is taken off that queue
- * and handed to the request's callback with its body, as nzc would (the zxid noted, a server
- * error made into nzc's exception): nzc's generic decoding of the header, and a second pass
- * for the reply's record, are skipped. Watch notifications are decoded here too (by
+ * and handed to the request's callback with its body, as nzc would (the zxid noted), a server
+ * error as a ServerReplyError of our own: nzc's generic decoding of the header, and a second
+ * pass for the reply's record, are skipped. nzc's Exception.create is never used for those: it
+ * throws on codes nzc does not know (SESSION_MOVED -118, QUOTA_EXCEEDED -125, ...), and
+ * replacing it would change nzc for every other user of it in the process. Watch notifications are decoded here too (by
  * @zkrecipes/wire) and handed to `notify`, which gives them to nzc's watcher manager as nzc's
  * own handler would. Every other frame (pings, auth, nzc's own requests) goes to nzc whole, in
  * wire order: nzc never sees a partial frame.
+ *
+ * Of the frames nzc still reads itself, the handshake reply has no error code, and a ping's
+ * or an auth reply's code nzc only compares; only a reply to one of its own queued requests
+ * (SetWatches, closeSession) goes through its Exception.create. One carrying a code nzc does
+ * not know would throw inside its socket handler and crash the process: the tap ends that
+ * connection instead, as a connection loss (nzc fails the pending requests with
+ * CONNECTION_LOSS and reconnects, which re-sends SetWatches).
  */
 import { Buffer } from 'node:buffer';
 import { decodeWatcherEvent, readInt32, type WatcherEvent } from '@zkrecipes/wire';
@@ -20,13 +29,22 @@ export interface PendingPacket {
     readonly raw?: true;
   };
   /** Called with the server's error (or null) and the reply body. */
-  readonly callback?: (error: unknown, body?: Buffer) => void;
+  readonly callback?: (error: ServerReplyError | null, body?: Buffer) => void;
+}
+
+/**
+ * The server's error code on a reply the tap answered. A plain record, not an Error: the
+ * adapter maps the code to a typed error with the request's path, and a stack taken inside
+ * the socket handler would say nothing (and cost a measurable share of a NO_NODE).
+ */
+export interface ServerReplyError {
+  readonly code: number;
 }
 
 /** The parts of nzc's ConnectionManager the tap uses. */
 export interface TappableConnectionManager {
   readonly state: number;
-  readonly socket: object | undefined;
+  readonly socket: { destroy(): void } | undefined;
   /** Requests written and not answered yet, oldest first: a reply answers the first one. */
   readonly pendingQueue: PendingPacket[];
   /** The zxid of the last reply (8 bytes): nzc sends it with its next handshake and SetWatches. */
@@ -38,8 +56,8 @@ export interface TappableConnectionManager {
 export interface NzcReplyTapOptions {
   /** Gets each watch notification, its path as the server sent it. */
   readonly notify: (event: WatcherEvent) => void;
-  /** nzc's exception for a server error code, as its own handler would make it. */
-  readonly errorOf: (code: number) => unknown;
+  /** Whether nzc's own reply handling takes this error code (its Exception.create knows it). */
+  readonly nzcKnowsCode: (code: number) => boolean;
 }
 
 /** The xid of a watch notification. */
@@ -60,6 +78,8 @@ export class NzcReplyTap {
   #pending: Buffer[] = [];
   #pendingBytes = 0;
   #socket: object | undefined;
+  /** A socket the tap ended: whatever is left of its stream is dropped. */
+  #ended: object | undefined;
 
   constructor(manager: TappableConnectionManager, options: NzcReplyTapOptions) {
     this.#manager = manager;
@@ -78,7 +98,7 @@ export class NzcReplyTap {
       this.#pending = [];
       this.#pendingBytes = 0;
     }
-    if (chunk.length === 0) return;
+    if (chunk.length === 0 || socket === this.#ended) return;
     this.#pending.push(chunk);
     this.#pendingBytes += chunk.length;
     // A large reply comes in many chunks: join them once, when the frame is complete.
@@ -94,8 +114,9 @@ export class NzcReplyTap {
       offset = end;
       const passed = this.#filter(frame);
       if (passed !== undefined) this.#passOn(passed);
-      // nzc may have dropped the connection over that frame: the rest belongs to a dead one.
-      if (this.#manager.socket !== socket) return;
+      // nzc or the tap may have dropped the connection over that frame: the rest belongs to a
+      // dead one.
+      if (this.#manager.socket !== socket || socket === this.#ended) return;
     }
     if (offset < buffer.length) {
       const rest = Buffer.from(buffer.subarray(offset));
@@ -122,14 +143,22 @@ export class NzcReplyTap {
     // Replies come in request order: this one answers the head of nzc's pending queue (on any
     // other xid nzc drops the connection, so that case stays nzc's).
     const head = manager.pendingQueue[0];
-    if (head?.request.raw !== true || head.request.header.xid !== xid) return frame;
+    if (head?.request.header.xid !== xid) return frame;
+    const err = readInt32(frame, ERR_OFFSET);
+    if (head.request.raw !== true) {
+      // nzc's own request: a code its Exception.create does not know would throw inside its
+      // handler, so the connection ends here instead, as a loss (see the top of this file).
+      if (err === 0 || this.#options.nzcKnowsCode(err)) return frame;
+      this.#ended = manager.socket;
+      manager.socket?.destroy();
+      return undefined;
+    }
     manager.pendingQueue.shift();
     // A view, not a copy: every socket read has a buffer of its own, and this one is kept
     // only until the next reply replaces it.
     manager.zxid = frame.subarray(ZXID_OFFSET, ZXID_OFFSET + 8);
-    const err = readInt32(frame, ERR_OFFSET);
     head.callback?.(
-      err === 0 ? null : this.#options.errorOf(err),
+      err === 0 ? null : { code: err },
       frame.subarray(LENGTH_BYTES + REPLY_HEADER_BYTES),
     );
     return undefined;

@@ -3,31 +3,25 @@
  * few internals (the connection manager's socket and state) that the adapter needs to force a
  * reconnect and to watch the handshake. `@types/node-zookeeper-client` is wrong in places
  * (longs are 8-byte Buffers, callbacks get `Exception` objects with numeric codes).
+ * nzc-internals.ts checks that a loaded nzc has these members before the adapter uses it.
  */
 import type { Socket } from 'node:net';
 import type { PendingPacket } from './nzc-reply-tap.js';
 
-export type NzcCallback<T> = (error: NzcException | null, result: T) => void;
-
-export interface NzcException extends Error {
-  readonly code: number;
-  readonly name: string;
-  getCode(): number;
+/** The module itself: what the adapter calls on it. */
+export interface NzcModule {
+  createClient(connectString: string, options: NzcClientOptions): NzcClient;
+  /** nzc's Exception: its error codes as numeric properties (`NO_NODE: -101`, ...). */
+  readonly Exception: object;
 }
 
-/** jute Stat: longs are 8-byte big-endian Buffers. */
-export interface NzcStat {
-  czxid: Buffer;
-  mzxid: Buffer;
-  ctime: Buffer;
-  mtime: Buffer;
-  version: number;
-  cversion: number;
-  aversion: number;
-  ephemeralOwner: Buffer;
-  dataLength: number;
-  numChildren: number;
-  pzxid: Buffer;
+/**
+ * An error as a request's callback gets it: nzc's own Exception for a local failure (the
+ * connection went), or the reply tap's ServerReplyError for the server's answer. Both carry
+ * the wire code.
+ */
+export interface NzcRequestError {
+  readonly code: number;
 }
 
 export interface NzcState {
@@ -48,16 +42,6 @@ export interface NzcWatcherEvent {
   readonly type: number;
   readonly state: number;
   readonly path: string;
-}
-
-export interface NzcId {
-  readonly scheme: string;
-  readonly id: string;
-}
-
-export interface NzcAcl {
-  readonly permission: number;
-  readonly id: NzcId;
 }
 
 /** ConnectionManager internals: read-only use, except `socket.destroy()` to force a reconnect. */
@@ -90,7 +74,7 @@ export interface NzcConnectionManager {
    * request. nzc calls `callback` with its exception on a local failure (the
    * connection went); the reply tap calls it with the server's error or null and the body.
    */
-  queue(request: object, callback: (error: NzcException | null, body?: unknown) => void): void;
+  queue(request: object, callback: (error: NzcRequestError | null, body?: unknown) => void): void;
   /** Bound to each new socket's 'data' event; the reply tap replaces it. */
   onSocketData(buffer: Buffer): void;
   /**
@@ -125,12 +109,6 @@ export interface NzcClient {
   getSessionPassword(): Buffer;
   getSessionTimeout(): number;
   addAuthInfo(scheme: string, auth: Buffer): void;
-  remove(path: string, version: number, cb: (error: NzcException | null) => void): void;
-  getACL(
-    path: string,
-    cb: (error: NzcException | null, acls: NzcAcl[], stat: NzcStat) => void,
-  ): void;
-  setACL(path: string, acls: unknown[], version: number, cb: NzcCallback<NzcStat>): void;
 }
 
 export interface NzcClientOptions {

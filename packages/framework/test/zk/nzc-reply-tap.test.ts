@@ -37,12 +37,13 @@ function fakeManager(pending: readonly { xid: number; raw: boolean }[]): FakeMan
   const log: string[] = [];
   const manager: FakeManager = {
     state: 2,
-    socket: {},
+    socket: { destroy: () => log.push('socket destroyed') },
     zxid: Buffer.alloc(8),
     log,
     pendingQueue: pending.map(({ xid, raw }): PendingPacket => {
-      const callback = (error: unknown, body?: Buffer): void => {
-        log.push(`answer ${xid}: ${String(error)} ${body?.toString() ?? '-'}`);
+      const callback = (error: { code: number } | null, body?: Buffer): void => {
+        const shown = error === null ? 'null' : JSON.stringify(error);
+        log.push(`answer ${xid}: ${shown} ${body?.toString() ?? '-'}`);
       };
       return { request: raw ? { header: { xid }, raw: true } : { header: { xid } }, callback };
     }),
@@ -59,9 +60,12 @@ function tapOf(manager: FakeManager): NzcReplyTap {
   return new NzcReplyTap(manager, {
     notify: (event: WatcherEvent) =>
       manager.log.push(`event ${event.type} ${event.state} ${event.path}`),
-    errorOf: (code) => `error ${code}`,
+    nzcKnowsCode: (code) => NZC_CODES.has(code),
   });
 }
+
+/** Error codes nzc 1.1.3's Exception knows (a few of them). */
+const NZC_CODES = new Set([-4, -101, -103, -112]);
 
 describe('NzcReplyTap', () => {
   const stream = Buffer.concat([
@@ -108,14 +112,39 @@ describe('NzcReplyTap', () => {
     assert.deepEqual(manager.log, expected);
   });
 
-  it("gives a raw request the server's error as nzc's exception; frames of an old socket are dropped", () => {
-    const manager = fakeManager([{ xid: 3, raw: true }]);
+  it("gives a raw request the server's error as a record of the code, whether nzc knows the code or not; frames of an old socket are dropped", () => {
+    const manager = fakeManager([
+      { xid: 3, raw: true },
+      { xid: 4, raw: true },
+    ]);
     tapOf(manager);
     const failed = frame(3, -101);
     manager.onSocketData(failed.subarray(0, 10));
-    (manager as { socket: object }).socket = {}; // reconnect: the half frame is void
-    manager.onSocketData(failed);
-    assert.deepEqual(manager.log, ['answer 3: error -101 ']);
+    // A reconnect: the half frame is void.
+    (manager as { socket: object }).socket = { destroy: () => manager.log.push('destroyed') };
+    manager.onSocketData(Buffer.concat([failed, frame(4, -118)]));
+    assert.deepEqual(manager.log, ['answer 3: {"code":-101} ', 'answer 4: {"code":-118} ']);
+  });
+
+  it("leaves nzc's own request's reply to nzc when nzc knows its error code", () => {
+    const manager = fakeManager([{ xid: 5, raw: false }]);
+    tapOf(manager);
+    manager.onSocketData(frame(5, -101, Buffer.from('setWatches')));
+    assert.deepEqual(manager.log, ['nzc 5 setWatches']);
+  });
+
+  it("ends the connection over nzc's own request's reply with a code nzc does not know (its handler would throw), dropping the rest of that socket's stream", () => {
+    const manager = fakeManager([
+      { xid: 5, raw: false },
+      { xid: 6, raw: true },
+    ]);
+    tapOf(manager);
+    const rest = frame(6, 0, Buffer.from('after'));
+    manager.onSocketData(Buffer.concat([frame(5, -118), rest.subarray(0, 8)]));
+    manager.onSocketData(rest.subarray(8));
+    assert.deepEqual(manager.log, ['socket destroyed']);
+    // nzc fails both as the socket closes (CONNECTION_LOSS): the tap leaves them queued.
+    assert.equal(manager.pendingQueue.length, 2);
   });
 
   it('leaves a reply that does not answer the head of the pending queue to nzc', () => {
