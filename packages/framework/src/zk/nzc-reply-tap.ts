@@ -4,19 +4,19 @@
  * request (see nzc-raw-request.ts) at the head of nzc's pending queue is taken off that queue
  * and handed to the request's callback with its body, as nzc would (the zxid noted), a server
  * error as a ServerReplyError of our own: nzc's generic decoding of the header, and a second
- * pass for the reply's record, are skipped. nzc's Exception.create is never used for those: it
+ * pass for the reply's record, are skipped. nzc's Exception.create is not used for them: it
  * throws on codes nzc does not know (SESSION_MOVED -118, QUOTA_EXCEEDED -125, ...), and
- * replacing it would change nzc for every other user of it in the process. Watch notifications are decoded here too (by
- * @zkrecipes/wire) and handed to `notify`, which gives them to nzc's watcher manager as nzc's
- * own handler would. Every other frame (pings, auth, nzc's own requests) goes to nzc whole, in
- * wire order: nzc never sees a partial frame.
+ * replacing it would change nzc for every other user of it in the process. Watch notifications
+ * are decoded here too (by @zkrecipes/wire) and handed to `notify`, which gives them to nzc's
+ * watcher manager as nzc's own handler would. Every other frame (pings, auth, nzc's own
+ * requests) goes to nzc whole, in wire order: nzc never sees a partial frame.
  *
  * Of the frames nzc still reads itself, the handshake reply has no error code, and a ping's
  * or an auth reply's code nzc only compares; only a reply to one of its own queued requests
  * (SetWatches, closeSession) goes through its Exception.create. One carrying a code nzc does
  * not know would throw inside its socket handler and crash the process: the tap ends that
  * connection instead, as a connection loss (nzc fails the pending requests with
- * CONNECTION_LOSS and reconnects, which re-sends SetWatches).
+ * CONNECTION_LOSS and, unless it was closing, reconnects and sends SetWatches again).
  */
 import { Buffer } from 'node:buffer';
 import { decodeWatcherEvent, readInt32, type WatcherEvent } from '@zkrecipes/wire';
