@@ -56,16 +56,44 @@ function nodeModulesAbove(dir: string): string[] {
   }
 }
 
+/**
+ * Bundles `program` with the page's command in a directory of its own (the page names the
+ * source example.ts) and resolves the bundle's path under `root`. The packages are found
+ * through NODE_PATH, which esbuild reads at build time only.
+ */
+async function bundle(program: (typeof examples)[number], root: string): Promise<string> {
+  assert.ok(COMMAND, `${PAGE} shows the esbuild command in an inline code span`);
+  const build = join(root, `build-${program.line}`);
+  mkdirSync(build);
+  writeFileSync(join(build, 'example.ts'), program.code);
+  const command = COMMAND.replace(/^npx esbuild /, `${ESBUILD} `);
+  const built = await run('sh', ['-c', command], build, {
+    ...process.env,
+    NODE_PATH: join(REPO_ROOT, 'node_modules'),
+  });
+  assert.equal(built.code, 0, `${command}\n${built.stderr}`);
+  const bundled = join(root, `${program.file}.mjs`);
+  copyFileSync(join(build, 'example.bundle.mjs'), bundled);
+  rmSync(build, { recursive: true });
+  return bundled;
+}
+
 describe(`${PAGE}'s programs bundled with esbuild`, () => {
   const programs = examples.filter((example) => !example.isTest);
   let server: TestingServer;
   let root: string;
+  /** Every program's bundle, built side by side while the server starts. */
+  let bundles = new Map<(typeof programs)[number], Promise<string>>();
   before(async () => {
-    server = await TestingServer.start();
     root = mkdtempSync(join(tmpdir(), 'zkrecipes-bundle-'));
     assert.deepEqual(nodeModulesAbove(root), [], 'the bundles must run with no node_modules');
+    bundles = new Map(programs.map((program) => [program, bundle(program, root)]));
+    // Each test awaits its own bundle; a failed build is reported there, not as unhandled.
+    for (const built of bundles.values()) built.catch(() => undefined);
+    server = await TestingServer.start();
   });
   after(async () => {
+    await Promise.allSettled(bundles.values());
     rmSync(root, { recursive: true, force: true });
     await server?.close();
   });
@@ -82,26 +110,11 @@ describe(`${PAGE}'s programs bundled with esbuild`, () => {
 
   for (const program of programs) {
     it(`bundles the program at line ${program.line} and runs it where there is no node_modules`, async () => {
-      assert.ok(COMMAND);
-      // Built in a directory of its own: the page names the source example.ts. The packages
-      // are found through NODE_PATH, which esbuild reads at build time only.
-      const build = join(root, `build-${program.line}`);
-      mkdirSync(build);
-      writeFileSync(join(build, 'example.ts'), program.code);
-      const command = COMMAND.replace(/^npx esbuild /, `${ESBUILD} `);
-      const built = await run('sh', ['-c', command], build, {
-        ...process.env,
-        NODE_PATH: join(REPO_ROOT, 'node_modules'),
-      });
-      assert.equal(built.code, 0, `${command}\n${built.stderr}`);
-      const bundle = join(root, `${program.file}.mjs`);
-      copyFileSync(join(build, 'example.bundle.mjs'), bundle);
-      rmSync(build, { recursive: true });
-      assert.match(readFileSync(bundle, 'utf8'), /node_modules\/node-zookeeper-client\/index\.js/);
-
+      const bundled = await bundles.get(program)!;
+      assert.match(readFileSync(bundled, 'utf8'), /node_modules\/node-zookeeper-client\/index\.js/);
       const env: NodeJS.ProcessEnv = { ...process.env, [connectVariable()]: server.connectString };
       delete env.NODE_PATH;
-      const ran = await run(process.execPath, [bundle], root, env);
+      const ran = await run(process.execPath, [bundled], root, env);
       const output = `${ran.stdout}${ran.stderr}`;
       assert.deepEqual({ code: ran.code, stderr: ran.stderr }, { code: 0, stderr: '' }, output);
       for (const [fragment, printed] of PRINTS) {
