@@ -15,7 +15,12 @@ export function encodeSetAcl(path: string, acl: readonly Acl[], version: number)
 }
 
 /** A getACL reply: the node's ACL and its Stat. */
-export function decodeGetAcl(body: Buffer): { acl: Acl[]; stat: Stat } {
+export function decodeGetAcl(body: Buffer): {
+  /** The node's access-control list, in the server's order. */
+  acl: Acl[];
+  /** The node's Stat. */
+  stat: Stat;
+} {
   const reader = new JuteReader(body);
   const acl = readAcls(reader);
   return { acl, stat: decodeStat(body, reader.offset) };
