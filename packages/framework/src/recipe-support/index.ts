@@ -41,6 +41,7 @@ export { assertClientStarted } from './assert-client-started.js';
 export { untilFirstConnection } from './until-first-connection.js';
 export { ConnectionStream } from '../state/connection-stream.js';
 export type { ConnectionStreamSources, LossCause } from '../state/connection-stream.js';
+export type { FirstConnection, FirstConnectionWaitOptions } from '../state/first-connection.js';
 // Retrying background work (a node to keep, a delete to finish) the way the retry policy says
 export { BackgroundRetry } from '../retry/background-retry.js';
 export type { BackgroundRetryOptions } from '../retry/background-retry.js';

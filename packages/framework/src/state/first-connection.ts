@@ -28,9 +28,11 @@ export interface FirstConnectionSources {
 export interface FirstConnectionWaitOptions {
   /** Default: the client's connectionTimeoutMs. */
   readonly timeoutMs?: number | undefined;
+  /** Aborting ends the wait with `signal.reason`. Default: none. */
   readonly signal?: AbortSignal | undefined;
 }
 
+/** One client's wait for its first connection (see the comment at the top of this file). */
 export class FirstConnection {
   readonly #sources: FirstConnectionSources;
   readonly #wakes = new Set<() => void>();

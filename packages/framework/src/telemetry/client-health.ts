@@ -48,7 +48,9 @@ export interface ClientHealth {
 export interface ConnectionErrorReport {
   /** `host:port`. */
   readonly server: string;
+  /** The error's code (`ECONNREFUSED`, `ENOTFOUND`, `ETIMEDOUT`, ...), when it has one. */
   readonly code: string | undefined;
+  /** The error's message. */
   readonly message: string;
   /** When it failed, ISO 8601. */
   readonly at: string;
