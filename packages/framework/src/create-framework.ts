@@ -15,7 +15,7 @@ import {
   ConnectionIssueLogger,
   type ConnectionIssueLogging,
 } from './logging/connection-issue-logger.js';
-import { createDefaultLogger } from './logging/create-default-logger.js';
+import { createDefaultLogger, defaultLoggersFlushed } from './logging/create-default-logger.js';
 import { withChild, type LevelLogger } from './logging/with-child.js';
 import { validateTimeoutMs } from './paths/validate-number.js';
 import { JUTE_MAX_BUFFER_BYTES } from './paths/validate-data.js';
@@ -50,7 +50,8 @@ export interface FrameworkOptions {
   readonly namespace?: string;
   /**
    * A winston(-compatible) logger; one without `child` (such as `console`) works too. Default:
-   * winston at `warn` (env ZKRECIPES_LOG_LEVEL).
+   * winston at `warn` (env ZKRECIPES_LOG_LEVEL), loaded with the first line it writes; a
+   * logger given here means winston is never loaded.
    */
   readonly logger?: LevelLogger;
   /** Which states recipes treat as "hold may be gone". Default 'standard' (SUSPENDED and LOST). */
@@ -296,6 +297,8 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
       await connection.close();
       states.close();
       unhandled.complete();
+      // The default logger loads winston with its first line: the close's lines are out too.
+      if (options.logger === undefined) await defaultLoggersFlushed();
     },
     async blockUntilConnected(
       timeoutMs: number | undefined,

@@ -185,7 +185,11 @@ export type { SequenceSuffixOptions } from './paths/sequence.js';
 // Logging and lifecycle
 export type { Logger } from './logging/logger.js';
 export type { LevelLogger } from './logging/with-child.js';
-export { createDefaultLogger, LOG_LEVEL_ENV } from './logging/create-default-logger.js';
+export {
+  createDefaultLogger,
+  defaultLoggersFlushed,
+  LOG_LEVEL_ENV,
+} from './logging/create-default-logger.js';
 export { silentLogger } from './logging/silent-logger.js';
 export {
   ConnectionIssueLogger,
