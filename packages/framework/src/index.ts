@@ -39,7 +39,23 @@ export type {
   ReadinessHandlerOptions,
   ReadinessResponse,
 } from './telemetry/readiness-handler.js';
-export { INSTRUMENTATION_SCOPE } from './telemetry/client-telemetry.js';
+export { INSTRUMENTATION_SCOPE, INSTRUMENTATION_VERSION } from './telemetry/client-telemetries.js';
+export type {
+  AttributeValue,
+  Attributes,
+  CounterLike,
+  HistogramLike,
+  InstrumentOptions,
+  MeterLike,
+  MeterProviderLike,
+  ObservableGaugeLike,
+  ObservableResultLike,
+  SpanLike,
+  SpanOptionsLike,
+  SpanStatusLike,
+  TracerLike,
+  TracerProviderLike,
+} from './telemetry/otel-types.js';
 
 // Streams: every stream is an rxjs Observable that `for await` can also read
 export { iterableObservable } from './streams/iterable-observable.js';
