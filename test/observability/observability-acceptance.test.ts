@@ -1,4 +1,4 @@
-// Issue 18's acceptance run: a scripted session on a real ZooKeeper (a contended lock, a
+// The observability acceptance run: a scripted session on a real ZooKeeper (a contended lock, a
 // leader failover, a server restart, 100 queue items, caches, a group) with the OpenTelemetry SDK's
 // in-memory reader and span exporter; then every metric has the expected count or a value in
 // the expected range. Each client gets its own SDK, so each figure is one client's.
@@ -12,8 +12,9 @@ import { DistributedQueue, jsonSerializer } from '@zkrecipes/queues';
 import { CuratorCache, NodeCache, PathChildrenCache, StartMode } from '@zkrecipes/caches';
 import { GroupMember } from '@zkrecipes/group';
 import { fourLetterWord, TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
-import { SpanStatusCode } from '@opentelemetry/api';
-import { OtelCapture } from '@zkrecipes/test-support';
+import { readFileSync } from 'node:fs';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { OtelCapture, scopeKey } from '@zkrecipes/test-support';
 
 function clientWith(server: TestingServer, otel: OtelCapture): FrameworkClient {
   return createFramework({
@@ -36,6 +37,23 @@ async function watchedBy(server: TestingServer, client: FrameworkClient): Promis
   }
   return paths;
 }
+
+/** `name@version` of the package in packages/<folder>, as its package.json says. */
+function packageScope(folder: string): string {
+  const manifest = new URL(`../../../../packages/${folder}/package.json`, import.meta.url);
+  return scopeKey(JSON.parse(readFileSync(manifest, 'utf8')) as { name: string; version: string });
+}
+
+/** Which package reports the metrics whose names start so: each under its own scope. */
+const SCOPE_BY_PREFIX: readonly (readonly [string, string])[] = [
+  ['db.client.', 'framework'],
+  ['zookeeper.client.', 'framework'],
+  ['zkrecipes.lock.', 'locks'],
+  ['zkrecipes.leader.', 'leader'],
+  ['zkrecipes.queue.', 'queues'],
+  ['zkrecipes.cache.', 'caches'],
+  ['zkrecipes.group.', 'group'],
+];
 
 const MUTEX = { 'zkrecipes.recipe': 'InterProcessMutex' };
 const LATCH = { 'zkrecipes.recipe': 'LeaderLatch' };
@@ -253,16 +271,24 @@ describe('observability acceptance: a scripted run on a real server', () => {
       assert.equal(current[0]?.value, 1, `${name} is RECONNECTED now`);
       const [age] = await otel.points('zookeeper.client.session.age');
       assert.ok(age !== undefined && age.value > 0 && age.value < 600, `${name} session age`);
-      const requests = await otel.points('zookeeper.client.request.duration', {
-        'zookeeper.result_code': 'OK',
-      });
+      const requests = (
+        await otel.points('db.client.operation.duration', { 'db.system.name': 'zookeeper' })
+      ).filter((point) => point.attributes['error.type'] === undefined);
       const requestCount = requests.reduce((sum, p) => sum + p.count, 0);
       assert.ok(requestCount >= 10, `${name} timed ${requestCount} requests`);
       for (const point of requests) {
         assert.ok(
           point.max! < 10,
-          `${name} ${String(point.attributes['zookeeper.operation'])} max ${point.max} s`,
+          `${name} ${String(point.attributes['db.operation.name'])} max ${point.max} s`,
         );
+        assert.equal(point.attributes['server.address'], server.host);
+        assert.equal(point.attributes['server.port'], server.port);
+      }
+      // Each metric under the scope of the package that records it, at that package's version.
+      for (const [metric, scope] of await otel.scopes()) {
+        const [, folder] = SCOPE_BY_PREFIX.find(([prefix]) => metric.startsWith(prefix)) ?? [];
+        assert.ok(folder !== undefined, `${name}: no package reports ${metric}`);
+        assert.equal(scope, packageScope(folder), `${name}: the scope of ${metric}`);
       }
       const health = client.health();
       assert.equal(health.ready, true);
@@ -273,16 +299,23 @@ describe('observability acceptance: a scripted run on a real server', () => {
     // A put 100 items: 100 multis at least (a put is an idempotent write: its create and its
     // witness travel in one multi), plus the lock, latch and cache nodes' creates.
     const requestsOf = (operation: string): Promise<number> =>
-      otelA.total('zookeeper.client.request.duration', {
-        'zookeeper.operation': operation,
-        'zookeeper.result_code': 'OK',
-      });
+      otelA.total('db.client.operation.duration', { 'db.operation.name': operation });
     assert.ok((await requestsOf('multi')) >= 100, `${await requestsOf('multi')} multis`);
+    // And one CLIENT span each, under the framework's scope.
+    const multis = otelA.spans('multi');
+    assert.equal(multis.length, await requestsOf('multi'));
+    assert.ok(multis.every((span) => span.kind === SpanKind.CLIENT));
+    assert.ok(
+      multis.every((span) => scopeKey(span.instrumentationScope) === packageScope('framework')),
+    );
 
     // ===== Locks
     const waitB = (outcome: string) =>
-      otelB.points('zkrecipes.lock.acquire.wait', { ...MUTEX, 'zkrecipes.lock.outcome': outcome });
-    const [acquiredA] = await otelA.points('zkrecipes.lock.acquire.wait', {
+      otelB.points('zkrecipes.lock.acquire.duration', {
+        ...MUTEX,
+        'zkrecipes.lock.outcome': outcome,
+      });
+    const [acquiredA] = await otelA.points('zkrecipes.lock.acquire.duration', {
       ...MUTEX,
       'zkrecipes.lock.outcome': 'acquired',
     });
@@ -320,10 +353,12 @@ describe('observability acceptance: a scripted run on a real server', () => {
       'timed_out',
     ]);
     assert.equal(lockSpansB[0]!.attributes['zkrecipes.path'], undefined, 'no path unless opted in');
+    assert.equal(scopeKey(lockSpansB[0]!.instrumentationScope), packageScope('locks'));
+    assert.ok(lockSpansB.every((span) => span.status.code === SpanStatusCode.UNSET));
 
     const SEMAPHORE = { 'zkrecipes.recipe': 'InterProcessSemaphoreV2' };
     assert.equal(
-      await otelA.total('zkrecipes.lock.acquire.wait', {
+      await otelA.total('zkrecipes.lock.acquire.duration', {
         ...SEMAPHORE,
         'zkrecipes.lock.outcome': 'acquired',
       }),
@@ -391,7 +426,20 @@ describe('observability acceptance: a scripted run on a real server', () => {
     );
     const processed = otelB.spans('zkrecipes.queue.process');
     assert.equal(processed.length, 101);
-    assert.equal(processed.filter((s) => s.status.code === SpanStatusCode.ERROR).length, 1);
+    const [failedItem, ...moreFailed] = processed.filter(
+      (s) => s.status.code === SpanStatusCode.ERROR,
+    );
+    assert.equal(moreFailed.length, 0);
+    assert.equal(failedItem?.attributes['error.type'], 'Error');
+    assert.equal(scopeKey(failedItem.instrumentationScope), packageScope('queues'));
+    assert.equal(
+      await otelB.total('zkrecipes.queue.process.duration', {
+        ...QUEUE,
+        'zkrecipes.queue.outcome': 'error',
+        'error.type': 'Error',
+      }),
+      1,
+    );
     assert.ok(
       backlog !== undefined && backlog.value >= 0 && backlog.value <= 100,
       `backlog ${backlog?.value}`,

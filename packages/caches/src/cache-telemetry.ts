@@ -5,7 +5,14 @@ import {
   telemetryOf,
   type Attributes,
   type ClientTelemetry,
+  type InstrumentationScope,
 } from '@zkrecipes/framework/recipe-support';
+
+/** What this package's metrics and spans are reported under: its name and version. */
+export const INSTRUMENTATION_SCOPE: InstrumentationScope = {
+  name: '@zkrecipes/caches',
+  version: '0.1.0',
+};
 
 /** @internal The telemetry of one cache. */
 export class CacheTelemetry {
@@ -18,7 +25,7 @@ export class CacheTelemetry {
   #stopEntries: (() => void) | undefined;
 
   constructor(client: FrameworkClient, recipe: string, path: string, entries: () => number) {
-    this.#telemetry = telemetryOf(client);
+    this.#telemetry = telemetryOf(client, INSTRUMENTATION_SCOPE);
     this.#recipe = recipe;
     this.#path = path;
     this.#attributes = this.#telemetry.recipeAttributes(recipe, path);

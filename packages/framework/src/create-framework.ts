@@ -1,7 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { CallOrderGate } from './client/call-order-gate.js';
 import { setMaxListeners } from 'node:events';
-import type { MeterProvider, TracerProvider } from '@opentelemetry/api';
 import { Subject } from 'rxjs';
 import { FrameworkClient } from './client/framework-client.js';
 import { defaultAclProvider, resolveAcl } from './client/acl-provider.js';
@@ -15,7 +14,7 @@ import {
   ConnectionIssueLogger,
   type ConnectionIssueLogging,
 } from './logging/connection-issue-logger.js';
-import { createDefaultLogger } from './logging/create-default-logger.js';
+import { createDefaultLogger, defaultLoggersFlushed } from './logging/create-default-logger.js';
 import { withChild, type LevelLogger } from './logging/with-child.js';
 import { validateTimeoutMs } from './paths/validate-number.js';
 import { JUTE_MAX_BUFFER_BYTES } from './paths/validate-data.js';
@@ -29,11 +28,12 @@ import { FirstConnection, type FirstConnectionWaitOptions } from './state/first-
 import { EventLoopStallDetector } from './state/event-loop-stall-detector.js';
 import { ZooKeeperConnection } from './zk/zookeeper-connection.js';
 import { assertNzcSupported } from './zk/nzc-adapter.js';
-import { ClientTelemetry } from './telemetry/client-telemetry.js';
+import { ClientTelemetries, FRAMEWORK_SCOPE } from './telemetry/client-telemetries.js';
 import { ConnectionHistory } from './telemetry/connection-history.js';
 import { ConnectionTelemetry } from './telemetry/connection-telemetry.js';
 import { healthOf } from './telemetry/client-health.js';
-import { RequestDurations } from './telemetry/request-durations.js';
+import type { MeterProviderLike, TracerProviderLike } from './telemetry/otel-types.js';
+import { RequestTelemetry } from './telemetry/request-telemetry.js';
 import { validateFrameworkOptions } from './validate-framework-options.js';
 
 /** Options of {@link createFramework}. Only `connectString` is required. */
@@ -52,7 +52,8 @@ export interface FrameworkOptions {
   readonly namespace?: string;
   /**
    * A winston(-compatible) logger; one without `child` (such as `console`) works too. Default:
-   * winston at `warn` (env ZKRECIPES_LOG_LEVEL).
+   * winston at `warn` (env ZKRECIPES_LOG_LEVEL), loaded with the first line it writes; a
+   * logger given here means winston is never loaded.
    */
   readonly logger?: LevelLogger;
   /** Which states recipes treat as "hold may be gone". Default 'standard' (SUSPENDED and LOST). */
@@ -87,13 +88,17 @@ export interface FrameworkOptions {
   /** Treat an event-loop stall over a third of the session timeout as SUSPENDED. Default true. */
   readonly detectEventLoopStalls?: boolean;
   /**
-   * Where the client's and its recipes' OpenTelemetry metrics go. Default: the global one
-   * (`metrics.getMeterProvider()` when the client is created: register the SDK first). Without
-   * an SDK nothing is recorded and nothing is timed. See docs/observability.md.
+   * Where the client's and its recipes' OpenTelemetry metrics go: an SDK's `MeterProvider`.
+   * Default: the global one, read from `@opentelemetry/api` (an optional peer, loaded only then)
+   * when it is installed; register the SDK before `start()`. Without an SDK nothing is
+   * recorded and nothing is timed. See docs/observability.md.
    */
-  readonly meterProvider?: MeterProvider;
-  /** Where spans go (acquire, leadership terms, queue items, reconnects). Default: the global one. */
-  readonly tracerProvider?: TracerProvider;
+  readonly meterProvider?: MeterProviderLike;
+  /**
+   * Where spans go (requests, acquires, leadership terms, queue items, reconnects): an SDK's
+   * `TracerProvider`. Default: the global one, as for `meterProvider`.
+   */
+  readonly tracerProvider?: TracerProviderLike;
   /**
    * Add each recipe's path as the `zkrecipes.path` attribute of its metrics and spans. Default
    * false: attributes then take a small fixed set of values; turn it on only when the number of
@@ -153,11 +158,12 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     unhandled.next({ error, context });
   };
 
-  const telemetry = new ClientTelemetry({
+  const telemetry = new ClientTelemetries({
     meterProvider: options.meterProvider,
     tracerProvider: options.tracerProvider,
     recordPaths: options.telemetryPaths,
   });
+  const frameworkTelemetry = telemetry.forScope(FRAMEWORK_SCOPE);
   const watchBudgetBytes = options.watchBudgetBytes ?? 512 * 1024;
   const maxRequestBytes = options.maxRequestBytes ?? JUTE_MAX_BUFFER_BYTES;
   const connectionTimeoutMs = options.connectionTimeoutMs ?? 15_000;
@@ -174,7 +180,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     logger,
     logConnectionFailures: issues.mode !== 'off',
     reportUnhandledError,
-    requestDurations: telemetry.metricsEnabled ? new RequestDurations(telemetry) : undefined,
+    requests: new RequestTelemetry(frameworkTelemetry),
   });
   const states = new ConnectionStateMachine({
     events: connection.events,
@@ -196,7 +202,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     budgetBytes: watchBudgetBytes,
     usedBytes: connection.watchBytesInUse,
   });
-  const connectionTelemetry = new ConnectionTelemetry(telemetry, {
+  const connectionTelemetry = new ConnectionTelemetry(frameworkTelemetry, {
     changes: states.changes,
     history,
     currentState: () => (closed.signal.aborted ? undefined : states.state),
@@ -300,10 +306,20 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
         return Promise.reject(new IllegalStateError('start() after close()'));
       if (started) return Promise.reject(new IllegalStateError('start() called twice'));
       started = true;
-      connection.start();
-      if (options.detectEventLoopStalls ?? true) stalls.start();
       if (options.closeOnExit) unregisterExitHook = registerCloseOnExit(lifecycle, { logger });
-      return Promise.resolve();
+      const connect = (): void => {
+        if (closed.signal.aborted) return;
+        connection.start();
+        if (options.detectEventLoopStalls ?? true) stalls.start();
+      };
+      // Without both providers given, the global ones are looked up first (loading
+      // @opentelemetry/api when installed), so that the first state change and request are
+      // recorded too.
+      if (telemetry.ready === undefined) {
+        connect();
+        return Promise.resolve();
+      }
+      return telemetry.ready.then(connect);
     },
     async close(): Promise<void> {
       if (closed.signal.aborted) return;
@@ -313,6 +329,8 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
       await connection.close();
       states.close();
       unhandled.complete();
+      // The default logger loads winston with its first line: the close's lines are out too.
+      if (options.logger === undefined) await defaultLoggersFlushed();
     },
     firstConnection: (wait: FirstConnectionWaitOptions) => firstConnection.wait(wait),
     async blockUntilConnected(

@@ -40,7 +40,23 @@ export type {
   ReadinessHandlerOptions,
   ReadinessResponse,
 } from './telemetry/readiness-handler.js';
-export { INSTRUMENTATION_SCOPE } from './telemetry/client-telemetry.js';
+export { INSTRUMENTATION_SCOPE, INSTRUMENTATION_VERSION } from './telemetry/client-telemetries.js';
+export type {
+  AttributeValue,
+  Attributes,
+  CounterLike,
+  HistogramLike,
+  InstrumentOptions,
+  MeterLike,
+  MeterProviderLike,
+  ObservableGaugeLike,
+  ObservableResultLike,
+  SpanLike,
+  SpanOptionsLike,
+  SpanStatusLike,
+  TracerLike,
+  TracerProviderLike,
+} from './telemetry/otel-types.js';
 
 // Streams: every stream is an rxjs Observable that `for await` can also read
 export { iterableObservable } from './streams/iterable-observable.js';
@@ -189,7 +205,11 @@ export type { SequenceSuffixOptions } from './paths/sequence.js';
 // Logging and lifecycle
 export type { Logger } from './logging/logger.js';
 export type { LevelLogger } from './logging/with-child.js';
-export { createDefaultLogger, LOG_LEVEL_ENV } from './logging/create-default-logger.js';
+export {
+  createDefaultLogger,
+  defaultLoggersFlushed,
+  LOG_LEVEL_ENV,
+} from './logging/create-default-logger.js';
 export { silentLogger } from './logging/silent-logger.js';
 export {
   ConnectionIssueLogger,

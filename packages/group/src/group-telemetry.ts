@@ -5,7 +5,14 @@ import {
   telemetryOf,
   type Attributes,
   type ClientTelemetry,
+  type InstrumentationScope,
 } from '@zkrecipes/framework/recipe-support';
+
+/** What this package's metrics and spans are reported under: its name and version. */
+export const INSTRUMENTATION_SCOPE: InstrumentationScope = {
+  name: '@zkrecipes/group',
+  version: '0.1.0',
+};
 
 /** @internal The telemetry of one GroupMember. */
 export class GroupTelemetry {
@@ -15,7 +22,7 @@ export class GroupTelemetry {
   #stopMembers: (() => void) | undefined;
 
   constructor(client: FrameworkClient, path: string, members: () => number) {
-    this.#telemetry = telemetryOf(client);
+    this.#telemetry = telemetryOf(client, INSTRUMENTATION_SCOPE);
     this.#attributes = this.#telemetry.recipeAttributes('GroupMember', path);
     this.#members = members;
   }

@@ -8,8 +8,15 @@ import {
   telemetryOf,
   type Attributes,
   type ClientTelemetry,
+  type InstrumentationScope,
   type Span,
 } from '@zkrecipes/framework/recipe-support';
+
+/** What this package's metrics and spans are reported under: its name and version. */
+export const INSTRUMENTATION_SCOPE: InstrumentationScope = {
+  name: '@zkrecipes/leader',
+  version: '0.1.0',
+};
 
 /** @internal The telemetry of one LeaderLatch or LeaderSelector. */
 export class LeaderTelemetry {
@@ -21,7 +28,7 @@ export class LeaderTelemetry {
   #watchFiredMs: number | undefined;
 
   constructor(client: FrameworkClient, recipe: string, path: string) {
-    const telemetry = telemetryOf(client);
+    const telemetry = telemetryOf(client, INSTRUMENTATION_SCOPE);
     this.#telemetry = telemetry;
     this.#attributes = telemetry.recipeAttributes(recipe, path);
     this.#gained = telemetry.recipeAttributes(recipe, path, { 'zkrecipes.leader.event': 'gained' });

@@ -33,7 +33,7 @@ describe('LeaderSelector telemetry', () => {
 
   /** How many data reads (a watch on the node ahead) this client has had answered. */
   const dataReads = (capture: OtelCapture): Promise<number> =>
-    capture.total('zookeeper.client.request.duration', { 'zookeeper.operation': 'getData' });
+    capture.total('db.client.operation.duration', { 'db.operation.name': 'getData' });
 
   it('failover: the survivor records one leaderless duration, from the leader going to taking over', async () => {
     const path = uniquePath('selector');

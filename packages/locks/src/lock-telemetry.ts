@@ -4,11 +4,19 @@
 import { performance } from 'node:perf_hooks';
 import type { FrameworkClient } from '@zkrecipes/framework';
 import {
+  errorTypeOf,
   telemetryOf,
   type Attributes,
   type ClientTelemetry,
+  type InstrumentationScope,
   type Span,
 } from '@zkrecipes/framework/recipe-support';
+
+/** What this package's metrics and spans are reported under: its name and version. */
+export const INSTRUMENTATION_SCOPE: InstrumentationScope = {
+  name: '@zkrecipes/locks',
+  version: '0.1.0',
+};
 
 /** How an acquire ended, as the `zkrecipes.lock.outcome` attribute says it. */
 export type AcquireOutcome = 'acquired' | 'timed_out' | 'error';
@@ -28,11 +36,13 @@ export class LockTelemetry {
   readonly #telemetry: ClientTelemetry;
   readonly #attributes: Attributes;
   readonly #outcomeAttributes: Record<AcquireOutcome, Attributes>;
+  /** The `error` outcome's attributes with each `error.type` met. */
+  readonly #errorAttributes = new Map<string, Attributes>();
   /** The holds (or leases) being timed. */
   readonly #holds = new WeakMap<object, HoldTrace>();
 
   constructor(client: FrameworkClient, recipe: string, path: string) {
-    const telemetry = telemetryOf(client);
+    const telemetry = telemetryOf(client, INSTRUMENTATION_SCOPE);
     this.#telemetry = telemetry;
     this.#attributes = telemetry.recipeAttributes(recipe, path);
     this.#outcomeAttributes = Object.fromEntries(
@@ -112,17 +122,31 @@ export class LockTelemetry {
           description: 'acquire(0) calls, by outcome (acquired, timed_out: someone holds it)',
           unit: '{call}',
         })
-        .add(1, this.#outcomeAttributes[outcome]);
+        .add(1, outcome === 'error' ? this.#failedWith(error) : this.#outcomeAttributes[outcome]);
     } else {
       this.#telemetry
-        .durationHistogram('zkrecipes.lock.acquire.wait', {
-          description: 'How long acquire() waited, by outcome',
+        .durationHistogram('zkrecipes.lock.acquire.duration', {
+          description: 'How long acquire() took (its wait for the lock), by outcome',
           unit: 's',
         })
-        .record(seconds, this.#outcomeAttributes[outcome]);
+        .record(
+          seconds,
+          outcome === 'error' ? this.#failedWith(error) : this.#outcomeAttributes[outcome],
+        );
     }
     span.setAttribute('zkrecipes.lock.outcome', outcome);
     this.#telemetry.endSpan(span, outcome === 'error' ? (error ?? 'error') : undefined);
+  }
+
+  /** The attributes of an acquire that rejected with `error`: its outcome and `error.type`. */
+  #failedWith(error: unknown): Attributes {
+    const type = errorTypeOf(error);
+    let attributes = this.#errorAttributes.get(type);
+    if (attributes === undefined) {
+      attributes = { ...this.#outcomeAttributes.error, 'error.type': type };
+      this.#errorAttributes.set(type, attributes);
+    }
+    return attributes;
   }
 
   #holding() {

@@ -4,11 +4,19 @@
 // has no room for it, and it stays byte-identical so Java peers can read every item.
 import type { FrameworkClient } from '@zkrecipes/framework';
 import {
+  errorTypeOf,
   telemetryOf,
   type Attributes,
   type ClientTelemetry,
+  type InstrumentationScope,
 } from '@zkrecipes/framework/recipe-support';
 import type { QueueEvent } from './queue-events.js';
+
+/** What this package's metrics and spans are reported under: its name and version. */
+export const INSTRUMENTATION_SCOPE: InstrumentationScope = {
+  name: '@zkrecipes/queues',
+  version: '0.1.0',
+};
 
 type Outcome = 'ok' | 'error';
 /**
@@ -31,13 +39,15 @@ export class QueueTelemetry {
   readonly #telemetry: ClientTelemetry;
   readonly #attributes: Attributes;
   readonly #outcomes: Record<TakeOutcome, Attributes>;
+  /** The `error` outcome's attributes with each `error.type` met. */
+  readonly #errorAttributes = new Map<string, Attributes>();
   readonly #redeliveries: Record<Redelivery, Attributes>;
   /** Absent for SimpleDistributedQueue: it lists only to take, so a producer never would. */
   readonly #backlog: (() => number) | undefined;
   #stopBacklog: (() => void) | undefined;
 
   constructor(client: FrameworkClient, recipe: string, path: string, backlog?: () => number) {
-    const telemetry = telemetryOf(client);
+    const telemetry = telemetryOf(client, INSTRUMENTATION_SCOPE);
     this.#telemetry = telemetry;
     this.#backlog = backlog;
     const with_ = (extra: Attributes): Attributes =>
@@ -84,7 +94,7 @@ export class QueueTelemetry {
         })
         .record(
           (performance.now() - startMs) / 1000,
-          this.#outcomes[error === undefined ? 'ok' : 'error'],
+          error === undefined ? this.#outcomes.ok : this.#failedWith(error),
         );
   }
 
@@ -92,16 +102,19 @@ export class QueueTelemetry {
    * A take began (SimpleDistributedQueue); the returned function records its duration, the
    * wait for an item included, once it ended, and counts the item consumed when it got one.
    */
-  takeStarted(): (outcome: TakeOutcome) => void {
+  takeStarted(): (outcome: TakeOutcome, error?: unknown) => void {
     if (!this.#telemetry.metricsEnabled) return NOTHING;
     const startMs = performance.now();
-    return (outcome) => {
+    return (outcome, error) => {
       this.#telemetry
         .durationHistogram('zkrecipes.queue.take.duration', {
           description: 'How long a take took, its wait for an item included, by outcome',
           unit: 's',
         })
-        .record((performance.now() - startMs) / 1000, this.#outcomes[outcome]);
+        .record(
+          (performance.now() - startMs) / 1000,
+          outcome === 'error' ? this.#failedWith(error) : this.#outcomes[outcome],
+        );
       if (outcome === 'ok') {
         this.#items('consumed', 'Items consumed and gone from the queue').add(1, this.#attributes);
       }
@@ -126,7 +139,7 @@ export class QueueTelemetry {
           })
           .record(
             (performance.now() - startMs) / 1000,
-            this.#outcomes[error === undefined ? 'ok' : 'error'],
+            error === undefined ? this.#outcomes.ok : this.#failedWith(error),
           );
         this.#telemetry.endSpan(span, error);
       },
@@ -163,6 +176,17 @@ export class QueueTelemetry {
       case 'takeError':
         return;
     }
+  }
+
+  /** The attributes of a call that failed with `error`: the `error` outcome and `error.type`. */
+  #failedWith(error: unknown): Attributes {
+    const type = errorTypeOf(error);
+    let attributes = this.#errorAttributes.get(type);
+    if (attributes === undefined) {
+      attributes = { ...this.#outcomes.error, 'error.type': type };
+      this.#errorAttributes.set(type, attributes);
+    }
+    return attributes;
   }
 
   #redelivered(reason: Redelivery): void {

@@ -233,6 +233,7 @@ export class SimpleDistributedQueue {
     const limits = CallLimits.of(this.#client, options.timeoutMs, options.signal);
     const takeEnded = this.#telemetry.takeStarted();
     let outcome: TakeOutcome = 'error';
+    let failure: unknown;
     try {
       if (!this.#isReady) await this.#closing.until(this.#ensureReady(), limits);
       const taken = await this.#taker.take({ wait, limits });
@@ -240,11 +241,14 @@ export class SimpleDistributedQueue {
       outcome = taken !== undefined ? 'ok' : wait ? 'timed_out' : 'empty';
       return taken?.data ?? null;
     } catch (error) {
-      if (limits?.ranOut(error) !== true) throw error;
+      if (limits?.ranOut(error) !== true) {
+        failure = error;
+        throw error;
+      }
       outcome = 'timed_out';
       return null;
     } finally {
-      takeEnded(outcome);
+      takeEnded(outcome, failure);
       limits?.[Symbol.dispose]();
     }
   }

@@ -101,6 +101,8 @@ describe('SimpleDistributedQueue telemetry', () => {
     assert.ok(empty.max! < 5, `empty looks took up to ${empty.max} s`);
     const [failed] = await takes('error');
     assert.equal(failed?.count, 1, 'the aborted take');
+    assert.equal(failed.attributes['error.type'], 'Error', "the class of the signal's reason");
+    assert.equal(ok.attributes['error.type'], undefined, 'only failures have an error.type');
     // Without telemetryPaths the queue's path is no attribute (bounded cardinality).
     for (const point of [puts, ok, timedOut, empty, failed]) {
       assert.equal(point.attributes['zkrecipes.path'], undefined);

@@ -6,7 +6,7 @@ export { connectedClient } from './connected-client.js';
 export { percentile } from './percentile.js';
 export { startClient } from './start-client.js';
 export { startedClient, type ClientOptions, type ClientTarget } from './started-client.js';
-export { OtelCapture, type Point } from './telemetry/otel-capture.js';
+export { OtelCapture, scopeKey, type Point } from './telemetry/otel-capture.js';
 export {
   assertSignalsEndCallsWhilePaused,
   type SignalledCall,

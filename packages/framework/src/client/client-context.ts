@@ -9,7 +9,7 @@ import type {
   ErrorPolicy,
 } from '../state/connection-state.js';
 import type { ClientHealth } from '../telemetry/client-health.js';
-import type { ClientTelemetry } from '../telemetry/client-telemetry.js';
+import type { ClientTelemetries } from '../telemetry/client-telemetries.js';
 import type { ConnectionStream } from '../state/connection-stream.js';
 import type { ZooKeeperOperations } from '../zk/zookeeper-operations.js';
 import type { WriteWitnesses } from './write-witnesses.js';
@@ -76,7 +76,7 @@ export interface ClientContext {
   /** Bytes the connect string's chroot adds to every path on the wire. */
   readonly chrootBytes: number;
   /** The client's OpenTelemetry meter, tracer and instruments (recipes share them). */
-  readonly telemetry: ClientTelemetry;
+  readonly telemetry: ClientTelemetries;
   /** See `FrameworkClient.health()`. */
   health(): ClientHealth;
 }

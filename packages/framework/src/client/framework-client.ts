@@ -62,7 +62,7 @@ import { isAbortOf, retryLoop } from '../retry/retry-loop.js';
 import type { RetryPolicy } from '../retry/retry-policy.js';
 import type { ConnectionState, ErrorPolicy } from '../state/connection-state.js';
 import type { ClientHealth } from '../telemetry/client-health.js';
-import type { ClientTelemetry } from '../telemetry/client-telemetry.js';
+import type { ClientTelemetries } from '../telemetry/client-telemetries.js';
 import type { ConnectionStream } from '../state/connection-stream.js';
 import type {
   Acl,
@@ -214,7 +214,7 @@ export class FrameworkClient {
   }
 
   /** @internal See `telemetryOf` in recipe-support. */
-  [TELEMETRY](): ClientTelemetry {
+  [TELEMETRY](): ClientTelemetries {
     return this.#context.telemetry;
   }
 

@@ -1,4 +1,4 @@
-import { createDefaultLogger } from '../logging/create-default-logger.js';
+import { createDefaultLogger, defaultLoggersFlushed } from '../logging/create-default-logger.js';
 import type { Logger } from '../logging/logger.js';
 
 /** Something {@link registerCloseOnExit} can close: a framework client, a recipe. */
@@ -98,7 +98,9 @@ function onSignal(signal: NodeJS.Signals, handler: () => void): void {
   removeHandler(signal);
 
   void Promise.allSettled(closing.map((r) => closeWithin(r, signal)))
-    // winston hands lines to the transport on a later tick; let them reach stderr first.
+    // The default logger may still be loading winston; winston hands lines to the transport
+    // on a later tick. Let them reach stderr first.
+    .then(() => defaultLoggersFlushed())
     .then(() => new Promise((resolve) => setImmediate(resolve)))
     .then(() => {
       if (!applicationOwnsExit) process.kill(process.pid, signal);

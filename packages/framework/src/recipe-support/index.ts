@@ -65,8 +65,13 @@ export type { DeleteOwnNodeOptions } from './delete-own-node.js';
 
 // Telemetry: the client's OpenTelemetry meter, tracer and instruments
 export { telemetryOf } from './telemetry-of.js';
-export type { ClientTelemetry, InstrumentDescription } from '../telemetry/client-telemetry.js';
-export type { Attributes, Span } from '@opentelemetry/api';
+export type {
+  ClientTelemetry,
+  InstrumentationScope,
+  InstrumentDescription,
+} from '../telemetry/client-telemetry.js';
+export { errorTypeOf } from '../telemetry/error-type.js';
+export type { Attributes, SpanLike as Span } from '../telemetry/otel-types.js';
 
 // Option checks
 export {

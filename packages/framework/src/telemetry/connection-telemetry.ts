@@ -1,10 +1,11 @@
 import { performance } from 'node:perf_hooks';
-import { SpanStatusCode, type Attributes, type Span } from '@opentelemetry/api';
 import type { Observable } from 'rxjs';
 import type { WatchBudget } from '../client/client-context.js';
 import { ConnectionState, type ConnectionStateChange } from '../state/connection-state.js';
+import { ClosedError } from '../errors/zookeeper-error-classes.js';
 import type { ClientTelemetry } from './client-telemetry.js';
 import type { ConnectionHistory } from './connection-history.js';
+import type { Attributes, SpanLike } from './otel-types.js';
 
 /** What the connection metrics read besides the state changes. */
 export interface ConnectionTelemetrySources {
@@ -23,29 +24,18 @@ const STATE_ATTRIBUTES = Object.fromEntries(
 /**
  * The framework's connection metrics (state changes, current state, reconnects, LOST, session
  * age, watch budget, event-loop stalls) and the `zookeeper.client.reconnect` span, which runs
- * from SUSPENDED until the client is connected again (or closes).
+ * from SUSPENDED until the client is connected again (or closes). The instruments are asked for
+ * as each event comes: they record from the moment the client's providers are known.
  */
 export class ConnectionTelemetry {
   readonly #telemetry: ClientTelemetry;
   readonly #sources: ConnectionTelemetrySources;
-  #reconnect: Span | undefined;
+  #reconnect: SpanLike | undefined;
 
   constructor(telemetry: ClientTelemetry, sources: ConnectionTelemetrySources) {
     this.#telemetry = telemetry;
     this.#sources = sources;
     const { history } = sources;
-    const stateChanges = telemetry.counter('zookeeper.client.connection.state_changes', {
-      description: 'Connection state changes, by the state entered',
-      unit: '{change}',
-    });
-    const reconnects = telemetry.counter('zookeeper.client.reconnects', {
-      description: 'Connections re-established after SUSPENDED or LOST (RECONNECTED)',
-      unit: '{reconnect}',
-    });
-    const lost = telemetry.counter('zookeeper.client.session.lost', {
-      description: 'Sessions given up for lost (LOST)',
-      unit: '{session}',
-    });
     const unsubscribe: (() => void)[] = [
       telemetry.observe(
         'zookeeper.client.session.age',
@@ -81,11 +71,26 @@ export class ConnectionTelemetry {
       ),
     ];
     sources.changes.subscribe((change) => {
-      stateChanges.add(1, STATE_ATTRIBUTES[change.state]);
+      telemetry
+        .counter('zookeeper.client.connection.state_changes', {
+          description: 'Connection state changes, by the state entered',
+          unit: '{change}',
+        })
+        .add(1, STATE_ATTRIBUTES[change.state]);
       if (change.state === ConnectionState.RECONNECTED) {
-        reconnects.add(1, { 'zookeeper.session.new': change.newSession });
+        telemetry
+          .counter('zookeeper.client.reconnects', {
+            description: 'Connections re-established after SUSPENDED or LOST (RECONNECTED)',
+            unit: '{reconnect}',
+          })
+          .add(1, { 'zookeeper.session.new': change.newSession });
       } else if (change.state === ConnectionState.LOST) {
-        lost.add(1);
+        telemetry
+          .counter('zookeeper.client.session.lost', {
+            description: 'Sessions given up for lost (LOST)',
+            unit: '{session}',
+          })
+          .add(1);
       }
       this.#traceReconnect(change);
     });
@@ -93,7 +98,9 @@ export class ConnectionTelemetry {
       'abort',
       () => {
         for (const remove of unsubscribe) remove();
-        this.#endReconnect(SpanStatusCode.ERROR, 'client closed');
+        const span = this.#reconnect;
+        this.#reconnect = undefined;
+        if (span !== undefined) telemetry.endSpan(span, new ClosedError());
       },
       { once: true },
     );
@@ -118,26 +125,20 @@ export class ConnectionTelemetry {
 
   #traceReconnect(change: ConnectionStateChange): void {
     if (change.state === ConnectionState.SUSPENDED) {
-      this.#reconnect ??= this.#telemetry.tracer.startSpan('zookeeper.client.reconnect', {
-        attributes: { 'zookeeper.session.id': sessionIdOf(change.sessionId) },
+      this.#reconnect ??= this.#telemetry.startSpan('zookeeper.client.reconnect', {
+        'zookeeper.session.id': sessionIdOf(change.sessionId),
       });
     } else if (change.state === ConnectionState.LOST) {
       this.#reconnect?.addEvent('session lost');
     } else if (change.state === ConnectionState.RECONNECTED) {
-      this.#reconnect?.setAttributes({
+      const span = this.#reconnect;
+      this.#reconnect = undefined;
+      span?.setAttributes({
         'zookeeper.session.new': change.newSession,
         'zookeeper.session.id': sessionIdOf(change.sessionId),
       });
-      this.#endReconnect(SpanStatusCode.OK);
+      span?.end();
     }
-  }
-
-  #endReconnect(code: SpanStatusCode, message?: string): void {
-    const span = this.#reconnect;
-    if (span === undefined) return;
-    this.#reconnect = undefined;
-    span.setStatus(message === undefined ? { code } : { code, message });
-    span.end();
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Attributes, ObservableResult } from '@opentelemetry/api';
+import type { Attributes, ObservableResultLike } from './otel-types.js';
 
 interface Source {
   readonly key: string;
@@ -24,7 +24,7 @@ export class GaugeSources {
     };
   }
 
-  report(result: ObservableResult): void {
+  report(result: ObservableResultLike): void {
     const totals = new Map<string, { attributes: Attributes; value: number }>();
     for (const source of this.#sources) {
       let value: number | undefined;

@@ -209,6 +209,13 @@ export class NzcHandle {
     // Shuffled as nzc does, so clients of one ensemble spread over its servers.
     const manager = this.#client.connectionManager;
     manager.servers = shuffled(options.servers);
+    // Which server each connection attempt goes to: what requests report as their server.
+    const findNextServer = manager.findNextServer.bind(manager);
+    manager.findNextServer = (callback): void =>
+      findNextServer((server) => {
+        this.#server = server;
+        callback(server);
+      });
     // The tap answers the raw requests' replies and decodes the notifications, which go on to
     // nzc's watcher manager (below) with the chroot removed, as nzc's decoder removes it.
     new NzcReplyTap(manager, {
@@ -257,6 +264,7 @@ export class NzcHandle {
 
   readonly #onTraffic: () => void;
   readonly #inOrder: (settle: () => void) => void;
+  #server: ServerAddress | undefined;
   #connectSentAtMs = 0;
   #lastHeardMs: number | undefined;
 
@@ -320,6 +328,11 @@ export class NzcHandle {
 
   get negotiatedSessionTimeoutMs(): number {
     return this.#client.getSessionTimeout();
+  }
+
+  /** The server of the current connection (attempt), one of `options.servers`. */
+  get server(): ServerAddress | undefined {
+    return this.#server;
   }
 
   /**

@@ -65,6 +65,8 @@ export interface NzcConnectionManager {
   readonly socket: Socket | undefined;
   /** The servers nzc tries in turn; the adapter sets them from its own parse. */
   servers: { host: string; port: number }[];
+  /** Calls back with the server of the next connection attempt; the adapter notes which. */
+  findNextServer(callback: (server: { host: string; port: number }) => void): void;
   /** The connect string's chroot, e.g. '/app', or undefined. */
   readonly chrootPath: string | undefined;
   /** Dispatches notifications to one-shot watchers; the adapter taps `emit`. */

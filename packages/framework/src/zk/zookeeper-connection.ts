@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { Subject, type Observable } from 'rxjs';
 import type { ConnectionLossError } from '../errors/zookeeper-error-classes.js';
 import {
@@ -28,7 +27,7 @@ import {
   type PersistentWatchListener,
 } from './persistent-watch-registry.js';
 import type { ZooKeeperOperations } from './zookeeper-operations.js';
-import type { RequestDurations } from '../telemetry/request-durations.js';
+import type { RequestTelemetry, RequestTrace } from '../telemetry/request-telemetry.js';
 import type {
   Acl,
   CreateMode,
@@ -55,8 +54,8 @@ export interface ZooKeeperConnectionOptions {
   readonly reportUnhandledError: (error: unknown, context: string) => void;
   /** False when connection problems are not to be logged (connectionIssueLogging 'off'). */
   readonly logConnectionFailures: boolean;
-  /** Times every request; undefined (nothing timed) when no OpenTelemetry SDK is installed. */
-  readonly requestDurations?: RequestDurations | undefined;
+  /** Times and traces every request, when an OpenTelemetry SDK records. */
+  readonly requests?: RequestTelemetry | undefined;
 }
 
 /** How long close() waits for the server to confirm the session's end. */
@@ -409,31 +408,30 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     operation: (handle: NzcHandle) => Promise<T>,
     signal: AbortSignal | undefined,
   ): Promise<T> {
-    const durations = this.#options.requestDurations;
-    if (durations !== undefined) return this.#timed(durations, name, handle, operation, signal);
+    const trace = this.#options.requests?.started(name, handle.server);
+    if (trace !== undefined) return this.#traced(trace, handle, operation, signal);
     return this.#inFlight.track(operation(handle), signal, (error) =>
       this.#failureOf(handle, error),
     );
   }
 
-  /** #send's request, timed (only when an OpenTelemetry SDK records the durations). */
-  async #timed<T>(
-    durations: RequestDurations,
-    name: string,
+  /** #send's request, measured (only when an OpenTelemetry SDK records). */
+  async #traced<T>(
+    trace: RequestTrace,
     handle: NzcHandle,
     operation: (handle: NzcHandle) => Promise<T>,
     signal: AbortSignal | undefined,
   ): Promise<T> {
-    const startMs = performance.now();
     try {
       const result = await this.#inFlight.track(operation(handle), signal, (error) =>
         this.#failureOf(handle, error),
       );
-      durations.succeeded(name, startMs);
+      trace.succeeded();
       return result;
     } catch (error) {
       // A request given up on (its signal, the close) has no outcome to record.
-      if (!isAbortOf(error, signal) && !this.#closed) durations.failed(name, startMs, error);
+      if (isAbortOf(error, signal) || this.#closed) trace.abandoned(error);
+      else trace.failed(error);
       throw error;
     }
   }

@@ -17,7 +17,7 @@ import { silentLogger } from '../../src/logging/silent-logger.js';
 import { iterableObservable } from '../../src/streams/iterable-observable.js';
 import type { RetryPolicy } from '../../src/retry/retry-policy.js';
 import type { ConnectionState, ConnectionStateChange } from '../../src/state/connection-state.js';
-import { ClientTelemetry } from '../../src/telemetry/client-telemetry.js';
+import { ClientTelemetries } from '../../src/telemetry/client-telemetries.js';
 import { ConnectionHistory } from '../../src/telemetry/connection-history.js';
 import { healthOf } from '../../src/telemetry/client-health.js';
 import { FakeZooKeeper } from './fake-zookeeper.js';
@@ -103,7 +103,7 @@ export async function fakeSetup(options: FakeSetupOptions = {}): Promise<FakeSet
     watchBudget: () => ({ budgetBytes: 512 * 1024, usedBytes: 0 }),
     maxRequestBytes: 1_048_575,
     chrootBytes: 0,
-    telemetry: new ClientTelemetry(),
+    telemetry: new ClientTelemetries(),
     health: () =>
       healthOf({
         history,

@@ -17,7 +17,7 @@ async function logInChild(
   const env = { ...process.env };
   delete env['ZKRECIPES_LOG_LEVEL'];
   if (level !== undefined) env['ZKRECIPES_LOG_LEVEL'] = level;
-  const source = `import { createDefaultLogger } from ${JSON.stringify(moduleUrl)};\n${script}`;
+  const source = `import { createDefaultLogger, defaultLoggersFlushed } from ${JSON.stringify(moduleUrl)};\n${script}`;
   const { stdout, stderr } = await run(process.execPath, ['--input-type=module', '-e', source], {
     env,
   });
@@ -83,6 +83,23 @@ createDefaultLogger().child({ component: 'closeOnExit' }).warn('no path');
         'error [LeaderLatch /app/leader] failed {"error":{"name":"Error","message":"gone","code":"NO_NODE"},"data":"<3 bytes>"}',
         'warn [closeOnExit] no path',
       ],
+    );
+  });
+
+  void it('writes the lines logged while winston loads in call order, all out once defaultLoggersFlushed() resolves', async () => {
+    const { stderrLines } = await logInChild(
+      undefined,
+      `
+const first = createDefaultLogger();
+const second = createDefaultLogger().child({ component: 'second' });
+first.warn('one'); second.warn('two'); first.error('three');
+await defaultLoggersFlushed();
+process.exit(0);
+`,
+    );
+    assert.deepEqual(
+      stderrLines.map((line) => line.replace(new RegExp(`^${TIME} `), '')),
+      ['warn one', 'warn [second] two', 'error three'],
     );
   });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { SpanStatusCode } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { after, before, describe, it } from 'node:test';
 import { killSession, TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
 import { createFramework, type FrameworkOptions } from '../../src/create-framework.js';
@@ -8,8 +8,9 @@ import { InvalidArgumentError } from '../../src/errors/zookeeper-error-classes.j
 import { RetryOneTime } from '../../src/retry/retry-one-time.js';
 import { silentLogger } from '../../src/logging/silent-logger.js';
 import { telemetryOf } from '../../src/recipe-support/telemetry-of.js';
+import { FRAMEWORK_SCOPE } from '../../src/telemetry/client-telemetries.js';
 import { readinessHandler, type ReadinessResponse } from '../../src/telemetry/readiness-handler.js';
-import { OtelCapture } from '@zkrecipes/test-support/otel-capture';
+import { OtelCapture, scopeKey } from '@zkrecipes/test-support/otel-capture';
 
 function clientOf(server: TestingServer, options: Partial<FrameworkOptions> = {}): FrameworkClient {
   return createFramework({
@@ -168,16 +169,19 @@ describe('client telemetry and health', () => {
       const [span] = lostSpans;
       assert.equal(span?.attributes['zookeeper.session.new'], true);
       assert.equal(span?.attributes['zookeeper.session.id'], health.sessionId);
-      assert.equal(span?.status.code, SpanStatusCode.OK);
+      assert.equal(span?.status.code, SpanStatusCode.UNSET, 'a library leaves success unset');
     } finally {
       await client.close();
       await otel.shutdown();
     }
   });
 
-  it('times every request by operation and result code, and reports session age and watch budget', async () => {
+  it('measures every request: db.client.operation.duration and a CLIENT span named after the operation, with the server, and error.type only on failure', async () => {
     const otel = new OtelCapture();
-    const client = clientOf(server, { meterProvider: otel.meterProvider });
+    const client = clientOf(server, {
+      meterProvider: otel.meterProvider,
+      tracerProvider: otel.tracerProvider,
+    });
     try {
       await client.start();
       const path = await client.create(uniquePath('timed'), { data: Buffer.from('x') });
@@ -186,23 +190,45 @@ describe('client telemetry and health', () => {
         await assert.rejects(client.getData(`${path}-missing`), { code: 'NO_NODE' });
       }
       await client.getChildren(path, { watch: () => undefined });
-      const duration = 'zookeeper.client.request.duration';
-      const getData = await otel.points(duration, {
-        'zookeeper.operation': 'getData',
-        'zookeeper.result_code': 'OK',
-      });
-      assert.equal(getData.length, 1);
-      assert.equal(getData[0]!.count, 5);
-      assert.ok(getData[0]!.value > 0 && getData[0]!.value < 5 * 5, `sum ${getData[0]!.value} s`);
-      assert.equal(
-        await otel.total(duration, {
-          'zookeeper.operation': 'getData',
-          'zookeeper.result_code': 'NO_NODE',
-        }),
-        3,
+      const duration = 'db.client.operation.duration';
+      const common = {
+        'db.system.name': 'zookeeper',
+        'server.address': server.host,
+        'server.port': server.port,
+      };
+      const getData = await otel.points(duration, { 'db.operation.name': 'getData' });
+      assert.deepEqual(
+        getData.map((point) => [point.attributes, point.count]),
+        [
+          [{ ...common, 'db.operation.name': 'getData' }, 5],
+          [{ ...common, 'db.operation.name': 'getData', 'error.type': 'NO_NODE' }, 3],
+        ],
+        'no error.type on success, no result code',
       );
-      assert.equal(await otel.total(duration, { 'zookeeper.operation': 'create' }), 1);
-      assert.equal(await otel.total(duration, { 'zookeeper.operation': 'getChildren' }), 1);
+      const [ok] = getData;
+      assert.ok(ok!.value > 0 && ok!.value < 5 * 5, `sum ${ok!.value} s`);
+      assert.equal(await otel.total(duration, { 'db.operation.name': 'create' }), 1);
+      assert.equal(await otel.total(duration, { 'db.operation.name': 'getChildren' }), 1);
+      assert.equal((await otel.scopes()).get(duration), scopeKey(FRAMEWORK_SCOPE));
+
+      const spans = otel.spans('getData');
+      assert.equal(spans.length, 8);
+      for (const span of spans) {
+        assert.equal(span.kind, SpanKind.CLIENT);
+        assert.equal(scopeKey(span.instrumentationScope), scopeKey(FRAMEWORK_SCOPE));
+        assert.equal(span.attributes['db.system.name'], 'zookeeper');
+        assert.equal(span.attributes['db.operation.name'], 'getData');
+        assert.equal(span.attributes['server.address'], server.host);
+        assert.equal(span.attributes['server.port'], server.port);
+      }
+      const failed = spans.filter((span) => span.status.code === SpanStatusCode.ERROR);
+      assert.equal(failed.length, 3);
+      assert.ok(failed.every((span) => span.attributes['error.type'] === 'NO_NODE'));
+      const succeeded = spans.filter((span) => span.status.code === SpanStatusCode.UNSET);
+      assert.equal(succeeded.length, 5);
+      assert.ok(succeeded.every((span) => !('error.type' in span.attributes)));
+      assert.equal(otel.spans('create').length, 1);
+
       const [age] = await otel.points('zookeeper.client.session.age');
       assert.ok(age !== undefined && age.value >= 0 && age.value < 60, `session age ${age?.value}`);
       const [used] = await otel.points('zookeeper.client.watch.budget.usage');
@@ -212,6 +238,24 @@ describe('client telemetry and health', () => {
       assert.deepEqual(
         states.filter((p) => p.value === 1).map((p) => p.attributes['zookeeper.connection.state']),
         ['CONNECTED'],
+      );
+    } finally {
+      await client.close();
+      await otel.shutdown();
+    }
+  });
+
+  it('without a tracer provider: no request spans, the metrics still recorded', async () => {
+    const otel = new OtelCapture();
+    const client = clientOf(server, { meterProvider: otel.meterProvider });
+    try {
+      await client.start();
+      await client.exists('/');
+      assert.equal(telemetryOf(client, FRAMEWORK_SCOPE).tracingEnabled, false);
+      assert.equal(otel.spans().length, 0);
+      assert.equal(
+        await otel.total('db.client.operation.duration', { 'db.operation.name': 'exists' }),
+        1,
       );
     } finally {
       await client.close();
@@ -245,7 +289,7 @@ describe('client telemetry and health', () => {
 
   it('without an SDK nothing is timed; bad providers and handler options are refused before anything starts', () => {
     const client = clientOf(server);
-    assert.equal(telemetryOf(client).metricsEnabled, false);
+    assert.equal(telemetryOf(client, FRAMEWORK_SCOPE).metricsEnabled, false);
     assert.throws(() => clientOf(server, { meterProvider: {} as never }), InvalidArgumentError);
     assert.throws(() => clientOf(server, { tracerProvider: 42 as never }), InvalidArgumentError);
     assert.throws(() => clientOf(server, { telemetryPaths: 'yes' as never }), InvalidArgumentError);

@@ -50,6 +50,16 @@ export class OtelCapture {
     return byName;
   }
 
+  /** The instrumentation scope (`name@version`) each metric collected now was reported under. */
+  async scopes(): Promise<Map<string, string>> {
+    const { resourceMetrics } = await this.#reader.collect();
+    const byName = new Map<string, string>();
+    for (const { scope, metrics } of resourceMetrics.scopeMetrics) {
+      for (const metric of metrics) byName.set(metric.descriptor.name, scopeKey(scope));
+    }
+    return byName;
+  }
+
   /** The points of `name` whose attributes include `match` (none when it is absent). */
   async points(name: string, match: Attributes = {}): Promise<Point[]> {
     const metric = (await this.metrics()).get(name);
@@ -77,6 +87,14 @@ export class OtelCapture {
     await this.meterProvider.shutdown();
     await this.tracerProvider.shutdown();
   }
+}
+
+/** `name@version` of an instrumentation scope (of a metric, or a span's `instrumentationScope`). */
+export function scopeKey(scope: {
+  readonly name: string;
+  readonly version?: string | undefined;
+}): string {
+  return `${scope.name}@${scope.version ?? ''}`;
 }
 
 function pointsOf(metric: MetricData): Point[] {
