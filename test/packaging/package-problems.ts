@@ -44,10 +44,12 @@ export function packageProblems(root: string, license: string): string[] {
       problems.push(`${target} (exports/bin/main/types/typesVersions) is missing`);
     }
   }
-  // The `require` condition's declarations (scripts/cjs-declarations.mjs): one per .d.ts, or a
-  // CommonJS importer's types go quietly `any` where one is missing.
+  // The `require` condition's declarations (scripts/cjs-declarations.mjs): one per emitted .d.ts,
+  // or a CommonJS importer's types go quietly `any` where one is missing. A .d.ts among the
+  // shipped sources (an ambient declaration the build reads) is not an entry's type.
   const shipped = new Set(files);
-  for (const declarations of files.filter((file) => file.endsWith('.d.ts'))) {
+  const emitted = files.filter((file) => file.startsWith('dist/') && file.endsWith('.d.ts'));
+  for (const declarations of emitted) {
     const cjs = declarations.replace(/\.d\.ts$/, '.d.cts');
     if (!shipped.has(cjs)) problems.push(`${cjs} is missing`);
   }
