@@ -209,13 +209,6 @@ export class NzcHandle {
     // Shuffled as nzc does, so clients of one ensemble spread over its servers.
     const manager = this.#client.connectionManager;
     manager.servers = shuffled(options.servers);
-    // Which server each connection attempt goes to: what requests report as their server.
-    const findNextServer = manager.findNextServer.bind(manager);
-    manager.findNextServer = (callback): void =>
-      findNextServer((server) => {
-        this.#server = server;
-        callback(server);
-      });
     // The tap answers the raw requests' replies and decodes the notifications, which go on to
     // nzc's watcher manager (below) with the chroot removed, as nzc's decoder removes it.
     new NzcReplyTap(manager, {
@@ -252,7 +245,11 @@ export class NzcHandle {
       this.#connectSentAtMs = performance.now();
       onSocketConnected();
     };
-    tapConnectionAttempts(manager, options.attempts, () => this.#closed);
+    // Also notes which server each attempt goes to: what requests report as their server.
+    tapConnectionAttempts(manager, options.attempts, {
+      isOver: () => this.#closed,
+      onServer: (server) => (this.#server = server),
+    });
     // nzc only knows one-shot watchers; every notification passes through this one method.
     const watchers = this.#client.connectionManager.watcherManager;
     const emitToOneShotWatchers = watchers.emit.bind(watchers);

@@ -7,14 +7,23 @@
 import { attemptError, type ConnectionAttempts } from './connection-attempts.js';
 import type { NzcConnectionManager } from './nzc-types.js';
 
+/** How {@link tapConnectionAttempts} learns that its client is over, and who else hears the server. */
+export interface AttemptTapOptions {
+  /** True once the client closed or was abandoned: its attempts are nobody's news. */
+  readonly isOver: () => boolean;
+  /** Called with the server of every attempt, as it begins. */
+  readonly onServer: (server: { host: string; port: number }) => void;
+}
+
 export function tapConnectionAttempts(
   manager: NzcConnectionManager,
   attempts: ConnectionAttempts,
-  isOver: () => boolean,
+  { isOver, onServer }: AttemptTapOptions,
 ): void {
   const findNextServer = manager.findNextServer.bind(manager);
   manager.findNextServer = (callback): void =>
     findNextServer((server) => {
+      onServer(server);
       if (!isOver()) attempts.started(server);
       callback(server);
     });
