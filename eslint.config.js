@@ -2,6 +2,7 @@
 // (a dropped promise is an unhandled rejection waiting to happen) and no `export *` barrels.
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { importRules } from './scripts/eslint-import-rules.js';
 
 // Only the facade may load node-zookeeper-client (DESIGN.md section 2): it checks the nzc
 // internals it relies on and overrides them on its own client instances, so a second importer
@@ -13,6 +14,20 @@ const NZC_MESSAGE =
   'Only the facade (packages/framework/src/zk/nzc-adapter.ts) may load node-zookeeper-client; go through @zkrecipes/framework (DESIGN.md section 2).';
 // esquery regex: the package or any file in it, not a package whose name merely starts so.
 const NZC_SPECIFIER = '/^node-zookeeper-client(?![\\w-])/';
+// The framework's folders, lowest layer first (docs/architecture.md, "Layers"). A file imports
+// its own folder and lower layers only; folders of one layer do not import each other.
+const FRAMEWORK_LAYERS = [
+  ['errors', 'async', 'logging', 'streams'],
+  ['checks'],
+  ['paths'],
+  ['retry', 'telemetry'],
+  ['zk'],
+  ['state'],
+  ['health'],
+  ['client'],
+  ['recipe-support', 'lifecycle'],
+  ['.'],
+];
 const SYNTAX_RULES = [
   {
     selector: 'ExportAllDeclaration',
@@ -68,6 +83,17 @@ export default tseslint.config(
           paths: [{ name: 'node-zookeeper-client', message: NZC_MESSAGE }],
           patterns: [{ group: ['node-zookeeper-client/*'], message: NZC_MESSAGE }],
         },
+      ],
+    },
+  },
+  {
+    files: ['packages/*/src/**/*.ts'],
+    plugins: { zkrecipes: importRules },
+    rules: {
+      'zkrecipes/no-import-cycle': 'error',
+      'zkrecipes/layered-imports': [
+        'error',
+        { root: 'packages/framework/src', layers: FRAMEWORK_LAYERS },
       ],
     },
   },

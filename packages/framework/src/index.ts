@@ -29,17 +29,18 @@ export type {
   TransactionVersionOptions,
 } from './client/transaction-op.js';
 export { aclProviderFrom, defaultAclProvider } from './client/acl-provider.js';
-export type { AclProvider, UnhandledError, WatchBudget } from './client/client-context.js';
-export type { StateChangedListener } from './client/subscribe-state-listener.js';
+export type { AclProvider, UnhandledError } from './client/client-context.js';
+export type { WatchBudget } from './zk/watch-registry.js';
+export type { StateChangedListener } from './state/subscribe-state-listener.js';
 
 // Health and telemetry
-export type { ClientHealth, ConnectionErrorReport } from './telemetry/client-health.js';
-export { readinessHandler } from './telemetry/readiness-handler.js';
+export type { ClientHealth, ConnectionErrorReport } from './health/client-health.js';
+export { readinessHandler } from './health/readiness-handler.js';
 export type {
   HasHealth,
   ReadinessHandlerOptions,
   ReadinessResponse,
-} from './telemetry/readiness-handler.js';
+} from './health/readiness-handler.js';
 export { INSTRUMENTATION_SCOPE, INSTRUMENTATION_VERSION } from './telemetry/client-telemetries.js';
 export type {
   AttributeValue,
@@ -147,8 +148,8 @@ export {
   isWatchBudgetExceeded,
   isZooKeeperError,
 } from './errors/predicates.js';
-export { TransactionFailedError } from './client/transaction-failed-error.js';
-export type { TransactionOpOutcome } from './client/transaction-failed-error.js';
+export { TransactionFailedError } from './errors/transaction-failed-error.js';
+export type { TransactionOpOutcome } from './errors/transaction-failed-error.js';
 
 // Retry
 export type { RetryAttempt, RetryPolicy, RetryWarningLogger } from './retry/retry-policy.js';
@@ -176,12 +177,12 @@ export type { ValidatePathOptions } from './paths/validate-path.js';
 export { MAX_NODE_DATA_BYTES, validateData } from './paths/validate-data.js';
 export { MAX_TTL_MS } from './client/validate-operation-input.js';
 export type { ValidateDataOptions } from './paths/validate-data.js';
+export { describeValue } from './errors/describe-value.js';
 export {
-  describeValue,
   MAX_TIMER_DELAY_MS,
   validateTimeoutMs,
   validateVersion,
-} from './paths/validate-number.js';
+} from './checks/validate-number.js';
 export {
   joinPath,
   nodeName,
@@ -225,4 +226,4 @@ export type { Closable, CloseOnExitOptions } from './lifecycle/close-on-exit.js'
 // Recipes' shared lifecycle and error types (the types of every recipe's `state` and `errors`).
 // The helpers recipe packages are built from are in '@zkrecipes/framework/recipe-support'.
 export { RecipeState } from './recipe-support/recipe-state.js';
-export type { RecipeError } from './recipe-support/event-dispatcher.js';
+export type { RecipeError } from './recipe-support/report-recipe-failure.js';

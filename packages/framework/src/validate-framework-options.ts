@@ -1,12 +1,13 @@
 import { Buffer } from 'node:buffer';
 import { InvalidArgumentError } from './errors/zookeeper-error-classes.js';
 import { CONNECTION_ISSUE_LOGGING_MODES } from './logging/connection-issue-logger.js';
-import { describeValue, validateTimeoutMs } from './paths/validate-number.js';
+import { describeValue } from './errors/describe-value.js';
+import { validateTimeoutMs } from './checks/validate-number.js';
 import { validateNamespace } from './paths/zk-paths.js';
 import { validatePath } from './paths/validate-path.js';
 import { parseConnectString } from './paths/connect-string.js';
 import { JUTE_MAX_BUFFER_BYTES } from './paths/validate-data.js';
-import { closestName } from './recipe-support/closest-name.js';
+import { closestName } from './checks/closest-name.js';
 import type { FrameworkOptions } from './create-framework.js';
 
 /** Every option createFramework knows; anything else is a typo to report, not to ignore. */

@@ -1,4 +1,4 @@
-import { onAnyAbort } from '../retry/on-abort.js';
+import { onAnyAbort } from '../async/on-abort.js';
 
 /** A call's place in line, from {@link CallOrderGate.enter}. */
 export interface CallTurn {

@@ -8,12 +8,13 @@ import type {
   ConnectionStateChange,
   ErrorPolicy,
 } from '../state/connection-state.js';
-import type { ClientHealth } from '../telemetry/client-health.js';
+import type { ClientHealth } from '../health/client-health.js';
 import type { ClientTelemetries } from '../telemetry/client-telemetries.js';
 import type { ConnectionStream } from '../state/connection-stream.js';
 import type { ZooKeeperOperations } from '../zk/zookeeper-operations.js';
 import type { WriteWitnesses } from './write-witnesses.js';
 import type { Acl, SessionCredentials } from '../zk/zookeeper-types.js';
+import type { WatchBudget } from '../zk/watch-registry.js';
 
 /** Chooses ACLs for nodes the client creates (Curator's ACLProvider). */
 export interface AclProvider {
@@ -79,14 +80,6 @@ export interface ClientContext {
   readonly telemetry: ClientTelemetries;
   /** See `FrameworkClient.health()`. */
   health(): ClientHealth;
-}
-
-/** How much of the client's watch budget is in use (see `watchBudgetBytes`). */
-export interface WatchBudget {
-  /** The budget: bytes of watched paths a reconnect may have to re-send in one packet. */
-  readonly budgetBytes: number;
-  /** Bytes of the paths watched now. */
-  readonly usedBytes: number;
 }
 
 /** Start/stop of the shared connection, owned by createFramework. */

@@ -23,6 +23,7 @@ import { InvalidArgumentError, NoNodeError } from '../errors/zookeeper-error-cla
 import type { Logger } from '../logging/logger.js';
 import { findProtectedNode, protectedNameOfOwnId } from '../paths/protected-name.js';
 import { validatePath } from '../paths/validate-path.js';
+import { splitPath } from '../paths/zk-paths.js';
 import type { Acl, CreateMode, Stat } from '../zk/zookeeper-types.js';
 import type { ZooKeeperOperations } from '../zk/zookeeper-operations.js';
 
@@ -72,12 +73,6 @@ export interface CreateDeps {
    * (`idempotent`) or, by default, by the rules for a create that meets NODE_EXISTS.
    */
   readonly write: IdempotentWrite | WriteAmbiguity;
-}
-
-/** The parent of a server path and the node name to create under it. */
-export function splitPath(path: string): { parent: string; name: string } {
-  const i = path.lastIndexOf('/');
-  return { parent: i === 0 ? '/' : path.slice(0, i), name: path.slice(i + 1) };
 }
 
 function childPath(parent: string, name: string): string {

@@ -1,13 +1,10 @@
 import { Buffer } from 'node:buffer';
 import { resolveAcl } from './acl-provider.js';
 import type { IterableObservable } from '../streams/iterable-observable.js';
-import type {
-  ClientContext,
-  WatchBudget,
-  ClientLifecycle,
-  UnhandledError,
-} from './client-context.js';
-import { createAttempt, prepareCreate, splitPath } from './create-node.js';
+import type { ClientContext, ClientLifecycle, UnhandledError } from './client-context.js';
+import type { WatchBudget } from '../zk/watch-registry.js';
+import { createAttempt, prepareCreate } from './create-node.js';
+import { splitPath } from '../paths/zk-paths.js';
 import { bodyBytes, checkRequestSize, multiBytes, type RequestShape } from './request-size.js';
 import { deleteNode } from './delete-node.js';
 import { ensurePath } from './ensure-path.js';
@@ -33,10 +30,13 @@ import type {
   WatchOptions,
   StartOptions,
 } from './operation-options.js';
-import { subscribeStateListener, type StateChangedListener } from './subscribe-state-listener.js';
+import {
+  subscribeStateListener,
+  type StateChangedListener,
+} from '../state/subscribe-state-listener.js';
 import type { TransactionOp, TransactionResult } from './transaction-op.js';
 import { fromWireResults, toWireTransaction } from './transaction-wire.js';
-import { TransactionFailedError } from './transaction-failed-error.js';
+import { TransactionFailedError } from '../errors/transaction-failed-error.js';
 import { IdempotentWrite } from './idempotent-write.js';
 import { statAfterLostReply, transactionResultsAfterLostReply } from './lost-reply-results.js';
 import { WriteAmbiguity } from './write-ambiguity.js';
@@ -51,17 +51,18 @@ import {
   validateWatcher,
 } from './validate-operation-input.js';
 import { wrapWatcher } from './wrap-watcher.js';
-import { whileConnected } from '../recipe-support/while-connected.js';
-import { checkEventListener, checkListener } from '../recipe-support/option-checks.js';
+import { connectionBoundSignal } from '../state/connection-bound-signal.js';
+import { checkEventListener, checkListener } from '../checks/option-checks.js';
 import { ClosedError, IllegalStateError } from '../errors/zookeeper-error-classes.js';
 import { isBadVersion, isNoNode, isRetryable } from '../errors/predicates.js';
 import { isBeforeFirstConnection } from '../errors/never-sent.js';
 import type { Logger } from '../logging/logger.js';
-import { validateTimeoutMs, validateVersion } from '../paths/validate-number.js';
-import { isAbortOf, retryLoop } from '../retry/retry-loop.js';
+import { validateTimeoutMs, validateVersion } from '../checks/validate-number.js';
+import { isAbortOf } from '../async/until-aborted.js';
+import { retryLoop } from '../retry/retry-loop.js';
 import type { RetryPolicy } from '../retry/retry-policy.js';
 import type { ConnectionState, ErrorPolicy } from '../state/connection-state.js';
-import type { ClientHealth } from '../telemetry/client-health.js';
+import type { ClientHealth } from '../health/client-health.js';
 import type { ClientTelemetries } from '../telemetry/client-telemetries.js';
 import type { ConnectionStream } from '../state/connection-stream.js';
 import type {
@@ -777,7 +778,7 @@ export class FrameworkClient {
       if (!unlisten()) return;
       // A server watch lives on its connection: when that is gone, so is the watch, and a
       // removal worth waiting for only while connected never waits out an outage.
-      const connection = whileConnected(this);
+      const connection = connectionBoundSignal(this.#context.connection);
       try {
         await this.#run(
           'removeWatches',

@@ -1,5 +1,5 @@
 import { Buffer } from 'node:buffer';
-import { TransactionFailedError } from './transaction-failed-error.js';
+import { TransactionFailedError } from '../errors/transaction-failed-error.js';
 import type { WitnessSlot, WriteWitnesses } from './write-witnesses.js';
 import { errorFromCode } from '../errors/error-from-code.js';
 import { wasSent } from '../errors/never-sent.js';

@@ -1,7 +1,7 @@
 // What an idempotent write answers when an earlier attempt was applied and its reply lost: the
 // server told us that it happened and its transaction's zxid (the witness's mzxid), not the
 // reply's contents. They are found again from the server's state, by that zxid.
-import { splitPath } from './create-node.js';
+import { splitPath } from '../paths/zk-paths.js';
 import { OutcomeUnknownError } from '../errors/outcome-unknown-error.js';
 import { isNoNode } from '../errors/predicates.js';
 import { sequenceSuffix } from '../paths/sequence.js';

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import { isRetryable, isZooKeeperError } from '../errors/predicates.js';
-import { describeValue } from '../paths/validate-number.js';
+import { describeValue } from '../errors/describe-value.js';
 import type { PersistentWatchMode, WatchedEvent } from '../zk/zookeeper-types.js';
 import type { SignalOptions } from './operation-options.js';
 

@@ -11,7 +11,8 @@ import {
 } from './validate-operation-input.js';
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import { isInvalidArgument } from '../errors/predicates.js';
-import { describeValue, validateVersion } from '../paths/validate-number.js';
+import { describeValue } from '../errors/describe-value.js';
+import { validateVersion } from '../checks/validate-number.js';
 import type { WireTransactionOp, WireTransactionResult } from '../zk/zookeeper-types.js';
 
 /**

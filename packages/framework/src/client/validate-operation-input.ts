@@ -3,9 +3,9 @@
 // versions and timeouts have their validators in src/paths/.
 import { Buffer } from 'node:buffer';
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
-import { describeValue } from '../paths/validate-number.js';
+import { describeValue } from '../errors/describe-value.js';
 import { validateData } from '../paths/validate-data.js';
-import { checkFunction, checkOptionsObject } from '../recipe-support/option-checks.js';
+import { checkFunction, checkOptionsObject } from '../checks/option-checks.js';
 import { CreateMode } from '../zk/zookeeper-types.js';
 import type { Acl, Watcher } from '../zk/zookeeper-types.js';
 

@@ -1,6 +1,6 @@
 import { codeName, ZooKeeperErrorCode } from './zookeeper-error-code.js';
 import { ZooKeeperError } from './zookeeper-error.js';
-import { describeValue } from '../paths/validate-number.js';
+import { describeValue } from './describe-value.js';
 import {
   AuthFailedError,
   BadVersionError,

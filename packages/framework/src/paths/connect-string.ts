@@ -2,7 +2,7 @@
 // and checked here, once, so a mistake is an InvalidArgumentError at createFramework instead of
 // an assertion inside the wire client at the first operation.
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
-import { describeValue } from './validate-number.js';
+import { describeValue } from '../errors/describe-value.js';
 import { validatePath } from './validate-path.js';
 
 /** ZooKeeper's client port, the default when a host names none (as its own clients do). */

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import { MAX_PATH_BYTES } from './validate-path.js';
-import { describeValue } from './validate-number.js';
+import { describeValue } from '../errors/describe-value.js';
 
 /** ZooKeeper's default jute.maxbuffer: the largest request packet a server accepts. */
 export const JUTE_MAX_BUFFER_BYTES = 1_048_575;

@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
-import { describeValue } from './validate-number.js';
+import { describeValue } from '../errors/describe-value.js';
 
 /**
  * The longest path we send, in UTF-8 bytes (a sequential node's 10-digit suffix included).

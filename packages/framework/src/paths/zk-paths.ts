@@ -1,7 +1,7 @@
 // Path arithmetic after Curator's ZKPaths and NamespaceImpl: joining, splitting off the parent
 // or the node name, and mapping between a namespace's view of the tree and the real paths.
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
-import { describeValue } from './validate-number.js';
+import { describeValue } from '../errors/describe-value.js';
 import { validatePath } from './validate-path.js';
 
 // Curator's makePath trims one leading and one trailing "/" from each piece.
@@ -9,6 +9,12 @@ function trimSlashes(piece: string): string {
   const start = piece.startsWith('/') ? 1 : 0;
   const end = piece.length > start && piece.endsWith('/') ? piece.length - 1 : piece.length;
   return piece.slice(start, end);
+}
+
+/** The parent of a server path and the node name to create under it. */
+export function splitPath(path: string): { parent: string; name: string } {
+  const i = path.lastIndexOf('/');
+  return { parent: i === 0 ? '/' : path.slice(0, i), name: path.slice(i + 1) };
 }
 
 /**

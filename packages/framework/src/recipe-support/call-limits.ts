@@ -12,7 +12,7 @@ import { connectionStreamOf } from './connection-stream-of.js';
 import { Deadline } from './deadline.js';
 import { LookOnceSignal } from './look-once-signal.js';
 import type { Wake } from './wake.js';
-import { onAbort } from '../retry/on-abort.js';
+import { onAbort } from '../async/on-abort.js';
 
 /**
  * A recipe call's deadline, and the signal its requests and waits get (barriers and queues

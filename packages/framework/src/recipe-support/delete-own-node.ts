@@ -2,7 +2,7 @@
 // without ever waiting out an outage.
 import type { FrameworkClient } from '../client/framework-client.js';
 import { isClosed } from '../errors/predicates.js';
-import { isAbortOf } from '../retry/retry-loop.js';
+import { isAbortOf } from '../async/until-aborted.js';
 import { whileConnected } from './while-connected.js';
 
 /**

@@ -1,14 +1,10 @@
 import { Subject } from 'rxjs';
 import { iterableObservable, type IterableObservable } from '../streams/iterable-observable.js';
-import { reportRecipeFailure, type FailureReporter } from './report-recipe-failure.js';
-
-/** A failure with no caller to reject: a throwing listener, a background read that failed. */
-export interface RecipeError {
-  /** What was thrown or rejected, as is. */
-  readonly error: unknown;
-  /** Where it happened, e.g. 'childEvent listener', 'read /app/services/a'. */
-  readonly context: string;
-}
+import {
+  reportRecipeFailure,
+  type FailureReporter,
+  type RecipeError,
+} from './report-recipe-failure.js';
 
 /**
  * Delivers a recipe's events to its rxjs subscribers and Curator-style listeners so that no

@@ -4,13 +4,13 @@
 // it) cannot write through it, however late its request arrives.
 import type { FrameworkClient } from '../client/framework-client.js';
 import type { TransactionOptions } from '../client/operation-options.js';
-import { TransactionFailedError } from '../client/transaction-failed-error.js';
+import { TransactionFailedError } from '../errors/transaction-failed-error.js';
 import { op, type TransactionOp, type TransactionResult } from '../client/transaction-op.js';
 import { HoldLostError } from '../errors/hold-lost-error.js';
 import { OutcomeUnknownError } from '../errors/outcome-unknown-error.js';
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
-import { describeValue } from '../paths/validate-number.js';
-import { checkOptionsObject } from './option-checks.js';
+import { describeValue } from '../errors/describe-value.js';
+import { checkOptionsObject } from '../checks/option-checks.js';
 
 /** Options of a guarded transaction: the client's transaction options. */
 export type GuardedTransactionOptions = TransactionOptions;

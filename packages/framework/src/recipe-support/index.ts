@@ -13,7 +13,7 @@
 // the types of every recipe's `state` and `errors`)
 export { RecipeState } from './recipe-state.js';
 export { EventDispatcher } from './event-dispatcher.js';
-export type { RecipeError } from './event-dispatcher.js';
+export type { RecipeError } from './report-recipe-failure.js';
 export { reportRecipeFailure } from './report-recipe-failure.js';
 export type { FailureReporter, RecipeErrorSink } from './report-recipe-failure.js';
 // Also in the main entry point (the type of every stream): how a recipe makes its streams
@@ -32,8 +32,9 @@ export { Deadline } from './deadline.js';
 export type { DeadlineOptions } from './deadline.js';
 export { CallLimits, requestSignal, watchSignal } from './call-limits.js';
 export { LOOK_ONCE_ANSWER_WAIT_MS, LookOnceSignal } from './look-once-signal.js';
-export { NOT_CONNECTED, whileConnected } from './while-connected.js';
-export type { WhileConnected } from './while-connected.js';
+export { whileConnected } from './while-connected.js';
+export { NOT_CONNECTED } from '../state/connection-bound-signal.js';
+export type { WhileConnected } from '../state/connection-bound-signal.js';
 // The connection as recipes see it: states, losses (an epoch), the connection up now, the close
 export { connectionStreamOf } from './connection-stream-of.js';
 export { prepareIdempotentWrites } from './prepare-idempotent-writes.js';
@@ -46,14 +47,14 @@ export type { FirstConnection, FirstConnectionWaitOptions } from '../state/first
 export { BackgroundRetry } from '../retry/background-retry.js';
 export type { BackgroundRetryOptions } from '../retry/background-retry.js';
 // A listener on a signal that many waits share, without Node's per-listener cost and warning
-export { onAbort } from '../retry/on-abort.js';
+export { onAbort } from '../async/on-abort.js';
 // Many deadlines on one timer (a release's wait for its answer)
-export { DueSweep } from '../retry/due-sweep.js';
+export { DueSweep } from '../async/due-sweep.js';
 // A sleep and a race that end when a signal aborts
-export { abortableSleep } from '../retry/abortable-sleep.js';
-export type { AbortableSleepOptions } from '../retry/abortable-sleep.js';
-export { untilAborted } from '../retry/retry-loop.js';
-export type { WhileConnectedOptions } from './while-connected.js';
+export { abortableSleep } from '../async/abortable-sleep.js';
+export type { AbortableSleepOptions } from '../async/abortable-sleep.js';
+export { untilAborted } from '../async/until-aborted.js';
+export type { WhileConnectedOptions } from '../state/connection-bound-signal.js';
 
 // Writes that land only while a hold's node exists (hold.transaction and the like)
 export { guardedTransaction } from './guarded-transaction.js';
@@ -86,5 +87,5 @@ export {
   checkRecipeOptions,
   positiveIntegerOption,
   signalOption,
-} from './option-checks.js';
-export type { WaitLimitOptions } from './option-checks.js';
+} from '../checks/option-checks.js';
+export type { WaitLimitOptions } from '../checks/option-checks.js';

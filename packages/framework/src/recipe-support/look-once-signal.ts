@@ -10,7 +10,7 @@
 // LOOK_ONCE_SLACK_MS.
 import { performance } from 'node:perf_hooks';
 import { ConnectionLossError } from '../errors/zookeeper-error-classes.js';
-import { onAbort } from '../retry/on-abort.js';
+import { onAbort } from '../async/on-abort.js';
 import { OWN_NODE_ANSWER_WAIT_MS } from './delete-own-node.js';
 
 /**

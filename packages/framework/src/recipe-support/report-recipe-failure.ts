@@ -1,4 +1,10 @@
-import type { RecipeError } from './event-dispatcher.js';
+/** A failure with no caller to reject: a throwing listener, a background read that failed. */
+export interface RecipeError {
+  /** What was thrown or rejected, as is. */
+  readonly error: unknown;
+  /** Where it happened, e.g. 'childEvent listener', 'read /app/services/a'. */
+  readonly context: string;
+}
 
 /** The part of a client a recipe reports through (a FrameworkClient or a namespace view). */
 export interface FailureReporter {

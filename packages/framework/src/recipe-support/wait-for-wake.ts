@@ -6,7 +6,7 @@
 // returns, so a process that waits millions of times keeps no listeners behind.
 import { performance } from 'node:perf_hooks';
 import { ClosedError } from '../errors/zookeeper-error-classes.js';
-import { onAbort } from '../retry/on-abort.js';
+import { onAbort } from '../async/on-abort.js';
 
 /** What {@link waitForWake} resolves when the deadline passes first. */
 export const TIMED_OUT: unique symbol = Symbol('timed out');

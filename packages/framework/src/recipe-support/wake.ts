@@ -1,7 +1,7 @@
 // Waiting on a one-shot ZooKeeper watch with a deadline, an AbortSignal and the client's
 // lifetime. Many recipe waits are "read with a watch, then wait for the watch (or give up)",
 // so that shape lives here once, for every recipe package; the wait itself is waitForWake.
-import { onAbort } from '../retry/on-abort.js';
+import { onAbort } from '../async/on-abort.js';
 import type { WatchedEvent } from '../zk/zookeeper-types.js';
 import { withdraw } from './withdrawn.js';
 

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { isRetryable as isRetryableError } from '../errors/predicates.js';
-import { abortableSleep } from './abortable-sleep.js';
-import { onAbort } from './on-abort.js';
+import { abortableSleep } from '../async/abortable-sleep.js';
+import { onAbort } from '../async/on-abort.js';
 import { checkDelay, type RetryInfo } from './retry-loop.js';
 import type { RetryPolicy } from './retry-policy.js';
 

@@ -1,5 +1,5 @@
 import { ExponentialBackoffRetry } from './exponential-backoff-retry.js';
-import { validateNonNegativeNumber } from '../paths/validate-number.js';
+import { validateNonNegativeNumber } from '../checks/validate-number.js';
 import { validatePolicyOptions } from './validate-policy-options.js';
 
 /** Options of {@link BoundedExponentialBackoffRetry}. */

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
-import { validateNonNegativeNumber } from '../paths/validate-number.js';
+import { validateNonNegativeNumber } from '../checks/validate-number.js';
 import type { RetryPolicy } from './retry-policy.js';
 import { validatePolicyOptions } from './validate-policy-options.js';
 

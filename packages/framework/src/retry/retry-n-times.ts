@@ -1,4 +1,4 @@
-import { validateCount, validateNonNegativeNumber } from '../paths/validate-number.js';
+import { validateCount, validateNonNegativeNumber } from '../checks/validate-number.js';
 import type { RetryAttempt, RetryPolicy } from './retry-policy.js';
 import { validatePolicyOptions } from './validate-policy-options.js';
 

@@ -1,4 +1,4 @@
-import { validateNonNegativeNumber } from '../paths/validate-number.js';
+import { validateNonNegativeNumber } from '../checks/validate-number.js';
 import { RetryNTimes } from './retry-n-times.js';
 import { validatePolicyOptions } from './validate-policy-options.js';
 

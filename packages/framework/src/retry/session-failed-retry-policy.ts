@@ -1,7 +1,7 @@
 import { isSessionExpired } from '../errors/predicates.js';
 import type { RetryAttempt, RetryPolicy } from './retry-policy.js';
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
-import { describeValue } from '../paths/validate-number.js';
+import { describeValue } from '../errors/describe-value.js';
 
 /**
  * Wraps another policy and stops at once on SESSION_EXPIRED (Curator's

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
-import { describeValue } from '../paths/validate-number.js';
+import { describeValue } from '../errors/describe-value.js';
 
 /**
  * A policy constructor called without its options object (`new RetryNTimes()` from

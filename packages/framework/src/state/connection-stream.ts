@@ -8,10 +8,7 @@ import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { Observable } from 'rxjs';
 import { ClosedError, ConnectionLossError } from '../errors/zookeeper-error-classes.js';
-import {
-  subscribeStateListener,
-  type StateChangedListener,
-} from '../client/subscribe-state-listener.js';
+import { subscribeStateListener, type StateChangedListener } from './subscribe-state-listener.js';
 import type { FirstConnection } from './first-connection.js';
 import {
   ConnectionState,

@@ -1,6 +1,6 @@
 import { OperationTimeoutError } from '../errors/zookeeper-error-classes.js';
-import { DueSweep } from '../retry/due-sweep.js';
-import { onAbort } from '../retry/on-abort.js';
+import { DueSweep } from '../async/due-sweep.js';
+import { onAbort } from '../async/on-abort.js';
 
 /**
  * The requests sent and not answered yet. Each settles once: with its reply, or rejected when

@@ -74,7 +74,7 @@ import type {
   WireTransactionOp,
   WireTransactionResult,
 } from './zookeeper-types.js';
-import { TransactionFailedError } from '../client/transaction-failed-error.js';
+import { TransactionFailedError } from '../errors/transaction-failed-error.js';
 
 // The op codes under the names this module's requests were written with.
 const {

@@ -3,7 +3,15 @@ import { WatchBudgetExceededError } from '../errors/zookeeper-error-classes.js';
 import type { NzcEvent, NzcWatcher } from './nzc-types.js';
 import { watchEventTypeOf } from './nzc-adapter.js';
 import type { WatchedEvent, Watcher } from './zookeeper-types.js';
-import { onAbort } from '../retry/on-abort.js';
+import { onAbort } from '../async/on-abort.js';
+
+/** How much of the client's watch budget is in use (see `watchBudgetBytes`). */
+export interface WatchBudget {
+  /** The budget: bytes of watched paths a reconnect may have to re-send in one packet. */
+  readonly budgetBytes: number;
+  /** Bytes of the paths watched now. */
+  readonly usedBytes: number;
+}
 
 /** Data/exists watches and child watches travel in separate lists of SetWatches. */
 export type WatchKind = 'data' | 'child';

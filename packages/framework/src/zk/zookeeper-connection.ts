@@ -38,8 +38,8 @@ import type {
   WireTransactionOp,
   WireTransactionResult,
 } from './zookeeper-types.js';
-import { onAbort } from '../retry/on-abort.js';
-import { isAbortOf, untilAborted } from '../retry/retry-loop.js';
+import { onAbort } from '../async/on-abort.js';
+import { isAbortOf, untilAborted } from '../async/until-aborted.js';
 
 export interface ZooKeeperConnectionOptions {
   readonly connectString: string;

@@ -18,8 +18,8 @@ import { iterableObservable } from '../../src/streams/iterable-observable.js';
 import type { RetryPolicy } from '../../src/retry/retry-policy.js';
 import type { ConnectionState, ConnectionStateChange } from '../../src/state/connection-state.js';
 import { ClientTelemetries } from '../../src/telemetry/client-telemetries.js';
-import { ConnectionHistory } from '../../src/telemetry/connection-history.js';
-import { healthOf } from '../../src/telemetry/client-health.js';
+import { ConnectionHistory } from '../../src/health/connection-history.js';
+import { healthOf } from '../../src/health/client-health.js';
 import { FakeZooKeeper } from './fake-zookeeper.js';
 
 /** Retries up to `maxRetries` times without sleeping. */

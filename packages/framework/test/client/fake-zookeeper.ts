@@ -1,7 +1,7 @@
 // An in-memory ZooKeeperOperations for unit tests of the client layer: a tree with stats,
 // ephemeral owners, sequential names, one-shot watches, atomic multi, and injected failures
 // (before the server applies an op, or after it applied it and "lost the reply").
-import { TransactionFailedError } from '../../src/client/transaction-failed-error.js';
+import { TransactionFailedError } from '../../src/errors/transaction-failed-error.js';
 import { errorFromCode } from '../../src/errors/error-from-code.js';
 import { ZooKeeperErrorCode } from '../../src/errors/zookeeper-error-code.js';
 import type { ZooKeeperError } from '../../src/errors/zookeeper-error.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { aclProviderFrom } from '../../src/client/acl-provider.js';
-import { TransactionFailedError } from '../../src/client/transaction-failed-error.js';
+import { TransactionFailedError } from '../../src/errors/transaction-failed-error.js';
 import { op } from '../../src/client/transaction-op.js';
 import { isBadVersion } from '../../src/errors/predicates.js';
 import type { Acl } from '../../src/zk/zookeeper-types.js';

@@ -4,7 +4,7 @@ import { killSession, TestingServer, uniquePath, waitFor } from '@zkrecipes/test
 import { createFramework } from '../../src/create-framework.js';
 import type { FrameworkClient } from '../../src/client/framework-client.js';
 import { op } from '../../src/client/transaction-op.js';
-import { TransactionFailedError } from '../../src/client/transaction-failed-error.js';
+import { TransactionFailedError } from '../../src/errors/transaction-failed-error.js';
 import {
   isInvalidArgument,
   isNodeExists,

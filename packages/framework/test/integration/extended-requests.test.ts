@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
 import type { FrameworkClient } from '../../src/client/framework-client.js';
 import { op } from '../../src/client/transaction-op.js';
-import { TransactionFailedError } from '../../src/client/transaction-failed-error.js';
+import { TransactionFailedError } from '../../src/errors/transaction-failed-error.js';
 import { createFramework } from '../../src/create-framework.js';
 import { isUnimplemented } from '../../src/errors/predicates.js';
 import { UnimplementedError } from '../../src/errors/zookeeper-error-classes.js';

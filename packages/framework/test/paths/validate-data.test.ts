@@ -8,7 +8,7 @@ import {
   validateCount,
   validateTimeoutMs,
   validateVersion,
-} from '../../src/paths/validate-number.js';
+} from '../../src/checks/validate-number.js';
 
 function throwsMessage(fn: () => void, message: string): void {
   assert.throws(fn, (err: unknown) => isInvalidArgument(err) && (err as Error).message === message);

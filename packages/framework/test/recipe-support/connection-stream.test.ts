@@ -12,7 +12,8 @@ import { silentLogger } from '../../src/logging/silent-logger.js';
 import { connectionStreamOf } from '../../src/recipe-support/connection-stream-of.js';
 import { TIMED_OUT, waitForWake } from '../../src/recipe-support/wait-for-wake.js';
 import { Wake } from '../../src/recipe-support/wake.js';
-import { NOT_CONNECTED, whileConnected } from '../../src/recipe-support/while-connected.js';
+import { NOT_CONNECTED } from '../../src/state/connection-bound-signal.js';
+import { whileConnected } from '../../src/recipe-support/while-connected.js';
 
 async function connectedClient(
   server: TestingServer,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Subject } from 'rxjs';
-import type { RecipeError } from '../../src/recipe-support/event-dispatcher.js';
+import type { RecipeError } from '../../src/recipe-support/report-recipe-failure.js';
 import { EventDispatcher } from '../../src/recipe-support/event-dispatcher.js';
 import {
   reportRecipeFailure,

@@ -9,7 +9,7 @@ import { RetryOneTime } from '../../src/retry/retry-one-time.js';
 import { silentLogger } from '../../src/logging/silent-logger.js';
 import { telemetryOf } from '../../src/recipe-support/telemetry-of.js';
 import { FRAMEWORK_SCOPE } from '../../src/telemetry/client-telemetries.js';
-import { readinessHandler, type ReadinessResponse } from '../../src/telemetry/readiness-handler.js';
+import { readinessHandler, type ReadinessResponse } from '../../src/health/readiness-handler.js';
 import { OtelCapture, scopeKey } from '@zkrecipes/test-support/otel-capture';
 
 function clientOf(server: TestingServer, options: Partial<FrameworkOptions> = {}): FrameworkClient {

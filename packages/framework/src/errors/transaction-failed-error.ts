@@ -1,5 +1,5 @@
-import { codeName, type ZooKeeperErrorCodeName } from '../errors/zookeeper-error-code.js';
-import { ZooKeeperError } from '../errors/zookeeper-error.js';
+import { codeName, type ZooKeeperErrorCodeName } from './zookeeper-error-code.js';
+import { ZooKeeperError } from './zookeeper-error.js';
 
 /** One op of a failed transaction as the server reported it. */
 export interface TransactionOpOutcome {

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
-import { describeValue, validateTimeoutMs } from '../paths/validate-number.js';
+import { describeValue } from '../errors/describe-value.js';
+import { validateTimeoutMs } from './validate-number.js';
 import { closestName } from './closest-name.js';
 
 /** The keys of a call's `{ signal }` options and of a waiting call's `{ timeoutMs, signal }`. */

@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { ConnectionState, ConnectionStateChange } from '../state/connection-state.js';
+import type { ConnectionState, ConnectionStateChange } from './connection-state.js';
 
 /**
  * A Curator-style connection state listener (`ConnectionStateListener.stateChanged`). Its

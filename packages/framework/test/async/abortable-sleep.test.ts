@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { describe, it } from 'node:test';
 
-import { abortableSleep } from '../../src/retry/abortable-sleep.js';
+import { abortableSleep } from '../../src/async/abortable-sleep.js';
 
 /** Lets settled promises run their callbacks. */
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { describe, it } from 'node:test';
-import { onAbort } from '../../src/retry/on-abort.js';
-import { untilAborted } from '../../src/retry/retry-loop.js';
+import { onAbort } from '../../src/async/on-abort.js';
+import { untilAborted } from '../../src/async/until-aborted.js';
 
 describe('onAbort', () => {
   it('calls each listener once, in the order added, and not those that stopped listening', () => {

@@ -1,11 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import type { Observable } from 'rxjs';
-import type { WatchBudget } from '../client/client-context.js';
+import type { WatchBudget } from '../zk/watch-registry.js';
 import { ConnectionState, type ConnectionStateChange } from '../state/connection-state.js';
 import { ClosedError } from '../errors/zookeeper-error-classes.js';
-import type { ClientTelemetry } from './client-telemetry.js';
+import type { ClientTelemetry } from '../telemetry/client-telemetry.js';
 import type { ConnectionHistory } from './connection-history.js';
-import type { Attributes, SpanLike } from './otel-types.js';
+import type { Attributes, SpanLike } from '../telemetry/otel-types.js';
 
 /** What the connection metrics read besides the state changes. */
 export interface ConnectionTelemetrySources {

@@ -10,7 +10,7 @@ import {
   checkSignalOptions,
   checkWaitOptions,
   signalOption,
-} from '../../src/recipe-support/option-checks.js';
+} from '../../src/checks/option-checks.js';
 
 describe('checkRecipeOptions', () => {
   const known = ['lockData', 'pipelineRelease'];

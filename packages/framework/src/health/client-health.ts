@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { WatchBudget } from '../client/client-context.js';
+import type { WatchBudget } from '../zk/watch-registry.js';
 import type { ConnectionState } from '../state/connection-state.js';
 import type { ConnectionHistory } from './connection-history.js';
 import { sessionIdOf } from './connection-telemetry.js';

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
-import { validateTimeoutMs } from '../paths/validate-number.js';
+import { validateTimeoutMs } from '../checks/validate-number.js';
 import type { ClientHealth } from './client-health.js';
 
 /** The part of `http.ServerResponse` the readiness handler writes to. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 
-import { DueSweep } from '../../src/retry/due-sweep.js';
+import { DueSweep } from '../../src/async/due-sweep.js';
 
 describe('DueSweep', () => {
   it('runs a callback once its delay passed, at most a sweep late; a cancelled one never', async () => {

@@ -1,6 +1,7 @@
 // The numeric validators, kept together because they share one message shape and one helper:
 // `<name> must be <rule>; got <value>`. Each fails fast with an InvalidArgumentError naming the
 // option, before anything is sent or any timer is armed.
+import { describeValue } from '../errors/describe-value.js';
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 
 /**
@@ -11,20 +12,6 @@ export const MAX_TIMER_DELAY_MS = 2_147_483_647;
 
 /** The largest znode version: ZooKeeper's versions are signed 32-bit counters. */
 const MAX_VERSION = 2_147_483_647;
-
-/**
- * Shows a rejected value in a message: `-1`, `NaN`, `"5" (a string)`, `undefined`, `an array`.
- * An array is named as such because `typeof` calls it an object, which confuses a message
- * that says an object was expected.
- */
-export function describeValue(value: unknown): string {
-  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
-  if (typeof value === 'string') return `${JSON.stringify(value)} (a string)`;
-  if (value === null) return 'null';
-  if (value === undefined) return 'undefined';
-  if (Array.isArray(value)) return 'an array';
-  return `a value of type ${typeof value}`;
-}
 
 /** Asserts `value` is a finite number >= 0 (a duration or size); names the option when not. */
 export function validateNonNegativeNumber(name: string, value: unknown): asserts value is number {

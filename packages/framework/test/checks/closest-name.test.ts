@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { closestName, editDistance } from '../../src/recipe-support/closest-name.js';
+import { closestName, editDistance } from '../../src/checks/closest-name.js';
 
 const FRAMEWORK = ['connectString', 'retryPolicy', 'sessionTimeoutMs', 'connectionTimeoutMs'];
 
