@@ -4,14 +4,14 @@ import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { importRules } from './scripts/eslint-import-rules.js';
 
-// Only the facade may load node-zookeeper-client (DESIGN.md section 2): it checks the nzc
-// internals it relies on and overrides them on its own client instances, so a second importer
-// would use an unchecked nzc without those overrides. Static imports and re-exports are
+// Only the facade may load node-zookeeper-client (docs/architecture.md, "The
+// node-zookeeper-client facade"): it checks the nzc internals it relies on and overrides them on
+// its own client instances, so a second importer would use an unchecked nzc without them. Static imports and re-exports are
 // no-restricted-imports' job; `require()`, `createRequire(...)()` and `import()` need
 // no-restricted-syntax.
 const NZC_FACADE = ['packages/framework/src/zk/nzc-adapter.ts'];
 const NZC_MESSAGE =
-  'Only the facade (packages/framework/src/zk/nzc-adapter.ts) may load node-zookeeper-client; go through @zkrecipes/framework (DESIGN.md section 2).';
+  'Only the facade (packages/framework/src/zk/nzc-adapter.ts) may load node-zookeeper-client; go through @zkrecipes/framework (docs/architecture.md).';
 // esquery regex: the package or any file in it, not a package whose name merely starts so.
 const NZC_SPECIFIER = '/^node-zookeeper-client(?![\\w-])/';
 // The framework's folders, lowest layer first (docs/architecture.md, "Layers"). A file imports

@@ -1,6 +1,6 @@
 /**
- * The lifecycle of a long-lived recipe (DESIGN.md section 4): constructed (`LATENT`), running
- * after `start()` (`STARTED`), and finished after `close()` (`CLOSED`). A recipe is never
+ * The lifecycle of a long-lived recipe (docs/architecture.md, "Recipes"): constructed
+ * (`LATENT`), running after `start()` (`STARTED`), and finished after `close()` (`CLOSED`). A recipe is never
  * restarted: `start()` twice, or after `close()`, is an error.
  */
 export const RecipeState = {

@@ -1,8 +1,9 @@
 /**
  * The only module that loads node-zookeeper-client (nzc). It turns one nzc client into a typed,
  * promise-returning `NzcHandle` and closes the library's sharp edges that can be closed from
- * here (see DESIGN.md section 2); the rest (heartbeat, watchdog, parking, new sessions) is the
- * connection's job, which talks to nzc only through this handle.
+ * here (docs/architecture.md, "The node-zookeeper-client facade"); the rest (heartbeat,
+ * watchdog, parking, new sessions) is the connection's job, which talks to nzc only through
+ * this handle.
  *
  * Everything it changes in nzc is changed on its own client instances (own properties of their
  * connection and watcher managers), never on nzc's modules or prototypes: another user of nzc
