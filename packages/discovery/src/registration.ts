@@ -43,7 +43,7 @@ export class Registration<P extends ServicePayload> {
       bytes,
     );
     this.node.errors.subscribe(({ error, context }) => report(error, `${context} (${path})`));
-    this.node.nodeCreated.subscribe((created) => logger.debug('registered', { node: created }));
+    this.node.createdPaths.subscribe((created) => logger.debug('registered', { node: created }));
   }
 
   /** The same service, id and type: an update can keep the node. */

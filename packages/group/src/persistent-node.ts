@@ -184,11 +184,6 @@ export class PersistentNode {
     return this.#dispatcher.events;
   }
 
-  /** @deprecated The same stream as {@link createdPaths}, under its first name. */
-  get nodeCreated(): IterableObservable<string> {
-    return this.#dispatcher.events;
-  }
-
   /** Background failures: creates or writes that failed (they are retried), throwing listeners. */
   get errors(): IterableObservable<RecipeError> {
     return this.#dispatcher.errors;

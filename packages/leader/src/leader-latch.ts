@@ -236,11 +236,6 @@ export class LeaderLatch {
     return this.#leadership.changes;
   }
 
-  /** @deprecated The same stream as {@link leadershipStates}, under its first name. */
-  get leadership(): IterableObservable<boolean> {
-    return this.#leadership.changes;
-  }
-
   /** Background failures: requests that failed past the retry policy, throwing listeners. */
   get errors(): IterableObservable<LeaderError> {
     return this.#leadership.errors;

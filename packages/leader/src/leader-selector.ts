@@ -209,11 +209,6 @@ export class LeaderSelector {
     return this.#leadership.changes;
   }
 
-  /** @deprecated The same stream as {@link leadershipStates}, under its first name. */
-  get leadership(): IterableObservable<boolean> {
-    return this.#leadership.changes;
-  }
-
   /** Background failures: a `takeLeadership` that threw, a listener that threw, a failed attempt. */
   get errors(): IterableObservable<LeaderError> {
     return this.#leadership.errors;

@@ -211,11 +211,6 @@ export class DistributedQueue<T = Buffer> {
     return this.#events.events;
   }
 
-  /** @deprecated The same stream as {@link events}, under its first name. */
-  get events$(): IterableObservable<QueueEvent> {
-    return this.#events.events;
-  }
-
   /** Curator-style listener of the same events; returns the function that removes it. */
   on(event: 'event', listener: QueueListener): () => void {
     checkEventListener('event', event, listener);

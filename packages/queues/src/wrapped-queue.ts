@@ -45,11 +45,6 @@ export abstract class WrappedQueue<T> {
     return this.queue.events;
   }
 
-  /** @deprecated The same stream as {@link events}, under its first name. */
-  get events$(): IterableObservable<QueueEvent> {
-    return this.queue.events;
-  }
-
   /** Curator-style listener of the same events; returns the function that removes it. */
   on(event: 'event', listener: QueueListener): () => void {
     return this.queue.on(event, listener);
