@@ -312,9 +312,9 @@ export class QueueSharder<T = Buffer, Q extends ShardQueue = DistributedQueue<T>
     const connected = whileConnected(this.#client, {
       withinMs: Math.max(thresholdCheckMs, MIN_CHECK_WAIT_MS),
     });
+    const signal = AbortSignal.any([this.#closer.signal, connected.signal]);
     try {
       if (connected.signal.aborted) return;
-      const signal = AbortSignal.any([this.#closer.signal, connected.signal]);
       const shards = await this.#listShards(signal);
       const learning = this.#learn(shards, signal);
       const sizes = await Promise.all(
@@ -346,6 +346,10 @@ export class QueueSharder<T = Buffer, Q extends ShardQueue = DistributedQueue<T>
         this.#warnedAtMax = true;
         this.#logger.warn(`Max number of queues (${maxQueues}) reached. Consider increasing it.`);
       }
+    } catch (error) {
+      // Cut short by the connection going (or by close()): the next check starts over.
+      if (!signal.aborted) throw error;
+      this.#logger.debug(`check cut short: ${String(error)}`);
     } finally {
       connected.dispose();
     }

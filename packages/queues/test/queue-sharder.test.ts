@@ -6,6 +6,8 @@ import {
   isInvalidArgument,
   nodeName,
   type FrameworkClient,
+  type IterableObservable,
+  type RecipeError,
 } from '@zkrecipes/framework';
 import { killSession, TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
 import { assertBetween, connect, timed } from '@zkrecipes/test-support';
@@ -13,6 +15,13 @@ import { DistributedQueue, QueueSharder, stringSerializer } from '../src/index.j
 import { gate } from './gate.js';
 
 const SHARD = /^queue-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Collects the sharder's background failures. */
+function failuresOf(sharder: { readonly errors: IterableObservable<RecipeError> }): unknown[] {
+  const failures: unknown[] = [];
+  sharder.errors.subscribe(({ error }) => failures.push(error));
+  return failures;
+}
 
 /** Items in each shard, by shard name. */
 async function shardSizes(client: FrameworkClient, path: string): Promise<Map<string, number>> {
@@ -124,6 +133,7 @@ describe('QueueSharder', () => {
       policies: { newQueueThreshold: 5, thresholdCheckMs: 50 },
       queueOptions: { serializer: stringSerializer() },
     });
+    const failures = failuresOf(sharder);
     await sharder.start();
     await waitFor(() => sharder.isLeader, { message: 'leadership' });
     const [firstPath] = sharder.getQueuePaths();
@@ -132,6 +142,7 @@ describe('QueueSharder', () => {
     assert.equal((await clients[0]!.getChildren(path)).length, 2);
     // The full shard is no longer preferred: every put goes to the new one.
     for (let i = 0; i < 20; i += 1) assert.notEqual(sharder.getQueue().path, firstPath);
+    assert.deepEqual(failures, []);
   });
 
   it('never grows past maxQueues', async () => {
@@ -219,9 +230,11 @@ describe('QueueSharder', () => {
     const policies = { newQueueThreshold: 3, thresholdCheckMs: 30 };
     const [clientA, clientB] = clients as [FrameworkClient, FrameworkClient];
     await using a = new QueueSharder(clientA, path, leaderPath, { policies });
+    const failures = failuresOf(a);
     await a.start();
     await waitFor(() => a.isLeader, { message: 'A leads' });
     await using b = new QueueSharder(clientB, path, leaderPath, { policies });
+    const failuresB = failuresOf(b);
     await b.start();
     assert.equal(b.isLeader, false);
 
@@ -236,6 +249,7 @@ describe('QueueSharder', () => {
     });
     assert.deepEqual(a.getQueuePaths().sort(), b.getQueuePaths().sort());
     assert.equal((await clientB.getChildren(path)).length, 2);
+    assert.deepEqual([...failures, ...failuresB], []);
   });
 
   it('close() with the server stopped resolves at once', async () => {
@@ -244,6 +258,7 @@ describe('QueueSharder', () => {
       policies: { numberOfQueues: 2, thresholdCheckMs: 50 },
       queueOptions: { consumer: () => undefined },
     });
+    const failures = failuresOf(sharder);
     await sharder.start();
     await waitFor(() => sharder.isLeader, { message: 'leadership' });
     await server.stop();
@@ -254,5 +269,6 @@ describe('QueueSharder', () => {
     assert.equal(closed.error, undefined);
     assertBetween('close() during the outage', closed, 0, 1000);
     assert.equal(sharder.state, 'CLOSED');
+    assert.deepEqual(failures, [], 'a check cut short by the outage is no failure');
   });
 });
