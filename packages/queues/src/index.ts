@@ -8,6 +8,18 @@ export { DistributedDelayQueue } from './distributed-delay-queue.js';
 export type { DistributedDelayQueueOptions } from './distributed-delay-queue.js';
 export { DistributedIdQueue } from './distributed-id-queue.js';
 export type { DistributedIdQueueOptions } from './distributed-id-queue.js';
+export { QueueSharder, SHARD_PREFIX } from './queue-sharder.js';
+export {
+  DEFAULT_MAX_QUEUES,
+  DEFAULT_QUEUE_THRESHOLD,
+  DEFAULT_THRESHOLD_CHECK_MS,
+} from './queue-sharder-options.js';
+export type {
+  QueueAllocator,
+  QueueSharderOptions,
+  QueueSharderPolicies,
+  ShardQueue,
+} from './queue-sharder-options.js';
 export { SimpleDistributedQueue } from './simple-distributed-queue.js';
 export type { SimpleDistributedQueueOptions } from './simple-distributed-queue.js';
 export type { ConsumeContext, QueueConsumer } from './queue-consumption.js';
