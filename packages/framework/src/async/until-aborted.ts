@@ -3,8 +3,6 @@ import { onAnyAbort } from './on-abort.js';
 /**
  * Settles like `promise`, or rejects with the abort reason as soon as `signal` aborts. Whatever
  * `promise` does afterwards is still observed, so a late rejection is never unhandled.
- *
- * @internal
  */
 export function untilAborted<T>(
   promise: Promise<T>,
