@@ -76,9 +76,11 @@ export interface ResolvedPolicies {
   readonly numberOfQueues: number;
 }
 
-/** Curator's defaults (QueueSharderPolicies). */
+/** Items in one shard at which the leader adds a shard by default, as Curator's `QueueSharderPolicies`. */
 export const DEFAULT_QUEUE_THRESHOLD = 10_000;
+/** How often a sharder checks its shards by default, as Curator's `QueueSharderPolicies`. */
 export const DEFAULT_THRESHOLD_CHECK_MS = 30_000;
+/** The most shards a queue path gets by default, as Curator's `QueueSharderPolicies`. */
 export const DEFAULT_MAX_QUEUES = 10;
 
 /** The longest a timer may wait in Node (2^31 - 1 ms). */
