@@ -35,6 +35,7 @@ import { healthOf } from './health/client-health.js';
 import type { MeterProviderLike, TracerProviderLike } from './telemetry/otel-types.js';
 import { RequestTelemetry } from './telemetry/request-telemetry.js';
 import { validateFrameworkOptions } from './validate-framework-options.js';
+import { tlsSource, type TlsOption } from './tls/tls-options.js';
 
 /** Options of {@link createFramework}. Only `connectString` is required. */
 export interface FrameworkOptions {
@@ -69,6 +70,17 @@ export interface FrameworkOptions {
   }[];
   /** ACLs for created nodes. Default world:anyone, all permissions. */
   readonly aclProvider?: AclProvider;
+  /**
+   * TLS on every connection (the servers' secure client port): `true` for Node's default
+   * trusted CAs, `tls.connect`'s options (`ca`, `cert`, `key`, `pfx`, `passphrase`,
+   * `servername`, `minVersion`, `checkServerIdentity`, ...), or a synchronous function returning
+   * them, called for each connection attempt so rotated certificates are used without a
+   * restart. The certificate must name the connect string's host (or `servername`). With a
+   * client certificate, the server (X509AuthenticationProvider) authenticates the session as
+   * `x509:<subject DN>`. Before the first connection, a TLS failure on every server ends
+   * `start({ timeoutMs })` at once. Default: plain TCP. See docs/framework/security.md.
+   */
+  readonly tls?: TlsOption;
   /** How connection problems are logged. Default 'first-as-error'. */
   readonly connectionIssueLogging?: ConnectionIssueLogging;
   /**
@@ -181,6 +193,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     logConnectionFailures: issues.mode !== 'off',
     reportUnhandledError,
     requests: new RequestTelemetry(frameworkTelemetry),
+    tls: tlsSource(options.tls),
   });
   const states = new ConnectionStateMachine({
     events: connection.events,
@@ -196,7 +209,8 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     started: () => started,
     connectionTimeoutMs,
     notConnected: (waitedMs) => connection.notConnectedError('not connected', waitedMs),
-    authFailure: () => connection.authFailure,
+    authFailure: () => connection.authFailure ?? connection.tlsFailure,
+    attemptFailures: connection.connectionFailures,
   });
   const watchBudget = () => ({
     budgetBytes: watchBudgetBytes,

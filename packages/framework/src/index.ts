@@ -78,7 +78,15 @@ export type {
 } from './state/event-loop-stall-detector.js';
 
 // Wire types
-export { CreateMode, OPEN_ACL_UNSAFE, Perms, WatchEventType } from './zk/zookeeper-types.js';
+export {
+  CreateMode,
+  CREATOR_ALL_ACL,
+  OPEN_ACL_UNSAFE,
+  Perms,
+  WatchEventType,
+} from './zk/zookeeper-types.js';
+export { x509Acl } from './client/x509-acl.js';
+export type { TlsOption, TlsOptions } from './tls/tls-options.js';
 export type {
   Acl,
   PersistentWatchMode,

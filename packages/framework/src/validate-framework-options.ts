@@ -9,6 +9,7 @@ import { parseConnectString } from './paths/connect-string.js';
 import { JUTE_MAX_BUFFER_BYTES } from './paths/validate-data.js';
 import { closestName } from './checks/closest-name.js';
 import type { FrameworkOptions } from './create-framework.js';
+import { validateTlsOption } from './tls/validate-tls-option.js';
 
 /** Every option createFramework knows; anything else is a typo to report, not to ignore. */
 const KNOWN_OPTIONS: readonly (keyof FrameworkOptions)[] = [
@@ -33,6 +34,7 @@ const KNOWN_OPTIONS: readonly (keyof FrameworkOptions)[] = [
   'telemetryPaths',
   'useContainerParents',
   'writeWitnessPath',
+  'tls',
 ];
 
 function rejectUnknownOptions(options: object): void {
@@ -98,6 +100,7 @@ export function validateFrameworkOptions(options: FrameworkOptions): void {
   validateAuthInfo(options.authInfo);
   validateRetryPolicy(options.retryPolicy);
   validateAclProvider(options.aclProvider);
+  validateTlsOption(options.tls);
   validateLogger(options.logger);
   validateProvider('meterProvider', 'getMeter', options.meterProvider);
   validateProvider('tracerProvider', 'getTracer', options.tracerProvider);

@@ -47,3 +47,5 @@ export {
   JavaPeer,
   type JavaPeerOptions,
 } from './java-peer.js';
+export { TlsMaterial, type TlsIdentity, type TlsMaterialOptions } from './tls-material.js';
+export type { ClientAuth, SecureClientPortOptions } from './secure-client-port.js';

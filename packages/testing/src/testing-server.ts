@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fourLetterWord } from './four-letter-word.js';
-import { freePort, LOOPBACK } from './free-port.js';
+import { freePorts, LOOPBACK } from './free-port.js';
 import { processReaper } from './process-reaper.js';
 import { timing } from './timing.js';
 import {
@@ -16,6 +16,8 @@ import {
 } from './zoo-cfg.js';
 import { findJava, zookeeperClasspath } from './zookeeper-classpath.js';
 import { ZooKeeperProcess, ZooKeeperStartError } from './zookeeper-process.js';
+import { secureClientPortConfig, type SecureClientPortOptions } from './secure-client-port.js';
+import { TlsMaterial } from './tls-material.js';
 
 const MAIN_CLASS = 'org.apache.zookeeper.server.ZooKeeperServerMain';
 /** Start-up attempts when another process grabs the free port first. */
@@ -24,6 +26,12 @@ const BIND_ATTEMPTS = 3;
 export interface TestingServerOptions extends ZooKeeperConfigOptions {
   /** Client port. Default: a free port, with a retry on a bind conflict. */
   port?: number;
+  /**
+   * Also serve a secure (TLS) client port, `securePort`, beside the plaintext one (which the
+   * harness's four-letter words use): `true` for a fresh TlsMaterial and `clientAuth: 'want'`.
+   * Sessions with a client certificate are authenticated as `x509:<subject DN>`.
+   */
+  tls?: true | SecureClientPortOptions;
 }
 
 /**
@@ -49,6 +57,12 @@ export class TestingServer implements AsyncDisposable {
   readonly tempDir: string;
   /** ZooKeeper's dataDir (snapshots and transaction log), kept across stop/restart. */
   readonly dataDir: string;
+  /** The secure client port (TLS), when started with `tls`; kept across stop/restart. */
+  readonly securePort: number | undefined;
+  /** The certificates of the secure port, when started with `tls`. */
+  readonly tls: TlsMaterial | undefined;
+  /** True when the material was made here, and is closed with the server. */
+  readonly #ownsMaterial: boolean;
   #process: ZooKeeperProcess;
   #launch: () => ZooKeeperProcess;
   #options: TestingServerOptions;
@@ -60,8 +74,12 @@ export class TestingServer implements AsyncDisposable {
     jvm: ZooKeeperProcess,
     launch: () => ZooKeeperProcess,
     options: TestingServerOptions,
+    secure: { port: number; material: TlsMaterial; owned: boolean } | undefined,
   ) {
     this.port = port;
+    this.securePort = secure?.port;
+    this.tls = secure?.material;
+    this.#ownsMaterial = secure?.owned ?? false;
     this.tempDir = tempDir;
     this.dataDir = join(tempDir, 'data');
     this.#process = jvm;
@@ -75,12 +93,24 @@ export class TestingServer implements AsyncDisposable {
     const java = findJava();
     const jvmFlags = serverJvmFlags(options);
     const startTimeoutMs = timing.ms(options.startTimeoutMs ?? CONFIG_DEFAULTS.startTimeoutMs);
+    const tls = options.tls === true ? {} : options.tls;
+    const material = tls && (tls.material ?? (await TlsMaterial.create()));
     for (let attempt = 1; ; attempt++) {
       const tempDir = mkdtempSync(join(tmpdir(), 'zkrecipes-server-'));
       processReaper.trackDir(tempDir);
-      const port = options.port ?? (await freePort());
+      const ports = await freePorts(material ? 2 : 1);
+      const port = options.port ?? ports[0] ?? 0;
+      const securePort = material ? ports[1] : undefined;
       const configFile = join(tempDir, 'zoo.cfg');
-      writeZooCfg(configFile, options, { dataDir: join(tempDir, 'data'), clientPort: port });
+      const secureLines =
+        material && securePort !== undefined
+          ? secureClientPortConfig(material, securePort, tls?.clientAuth)
+          : {};
+      writeZooCfg(
+        configFile,
+        { ...options, properties: { ...secureLines, ...options.properties } },
+        { dataDir: join(tempDir, 'data'), clientPort: port },
+      );
       const launch = (): ZooKeeperProcess =>
         ZooKeeperProcess.spawn({
           java,
@@ -94,12 +124,19 @@ export class TestingServer implements AsyncDisposable {
       const jvm = launch();
       try {
         await jvm.waitUntilServing({ ...serving(port), timeoutMs: startTimeoutMs });
-        return new TestingServer(port, tempDir, jvm, launch, options);
+        const secure =
+          material && securePort !== undefined
+            ? { port: securePort, material, owned: tls.material === undefined }
+            : undefined;
+        return new TestingServer(port, tempDir, jvm, launch, options, secure);
       } catch (error) {
         await jvm.kill();
         removeDir(tempDir);
         const retry = error instanceof ZooKeeperStartError && error.bindConflict;
-        if (!retry || options.port !== undefined || attempt >= BIND_ATTEMPTS) throw error;
+        if (!retry || options.port !== undefined || attempt >= BIND_ATTEMPTS) {
+          if (tls?.material === undefined) await material?.close();
+          throw error;
+        }
       }
     }
   }
@@ -107,6 +144,14 @@ export class TestingServer implements AsyncDisposable {
   /** `127.0.0.1:<port>`, for any ZooKeeper client. */
   get connectString(): string {
     return `${this.host}:${this.port}`;
+  }
+
+  /** `127.0.0.1:<securePort>`; throws unless the server was started with `tls`. */
+  get secureConnectString(): string {
+    if (this.securePort === undefined) {
+      throw new Error('TestingServer.secureConnectString: start the server with the tls option');
+    }
+    return `${this.host}:${this.securePort}`;
   }
 
   /** The JVM's pid while it runs (also while paused); undefined when stopped or closed. */
@@ -177,6 +222,7 @@ export class TestingServer implements AsyncDisposable {
     this.#closed = true;
     await this.#process.kill();
     removeDir(this.tempDir);
+    if (this.#ownsMaterial) await this.tls?.close();
   }
 
   /** Calls `close()`, so `await using` releases this at the end of the block. */

@@ -20,8 +20,13 @@ export interface FirstConnectionSources {
   readonly connectionTimeoutMs: number;
   /** What a wait that ran out rejects with: the servers tried and the last cause. */
   readonly notConnected: (waitedMs: number) => Error;
-  /** Set once the server refused the credentials: no connection will come. */
+  /**
+   * Set once the server refused the credentials, or (before a first connection) every server
+   * failed in TLS: no connection will come.
+   */
   readonly authFailure: () => Error | undefined;
+  /** Emits when a connection attempt failed: waiters look at `authFailure` again. */
+  readonly attemptFailures?: Observable<unknown>;
 }
 
 /** Options of {@link FirstConnection.wait}. */
@@ -44,6 +49,9 @@ export class FirstConnection {
       if (isConnectedState(state)) this.#done = true;
       // A connection, or a LOST that may be the credentials' refusal: waiters look again.
       this.#wakeAll();
+    });
+    sources.attemptFailures?.subscribe(() => {
+      if (!this.#done) this.#wakeAll();
     });
     sources.closing.addEventListener('abort', () => this.#wakeAll(), { once: true });
   }

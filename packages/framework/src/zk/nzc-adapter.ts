@@ -64,6 +64,8 @@ import {
 import { NzcReplyTap } from './nzc-reply-tap.js';
 import type { ConnectionAttempts } from './connection-attempts.js';
 import { tapConnectionAttempts } from './nzc-attempt-tap.js';
+import { useTlsSockets } from './nzc-tls-socket.js';
+import type { TlsSource } from '../tls/tls-options.js';
 import { assertSupportedNzc, nzcErrorCodes } from './nzc-internals.js';
 import type { ServerAddress } from '../paths/connect-string.js';
 import type {
@@ -159,6 +161,8 @@ export interface NzcHandleOptions {
   onNotification: (event: NzcWatcherEvent) => void;
   /** Hears what each connection attempt went through (see ConnectionAttempts). */
   attempts: ConnectionAttempts;
+  /** Each attempt's TLS options: the connection is TLS (nzc-tls-socket.ts). Default: plain TCP. */
+  tls?: TlsSource | undefined;
   /**
    * Settles a request's promise (called inside nzc's socket handler as each reply is read):
    * now, or behind the notifications read before it (see EventDelivery).
@@ -250,7 +254,19 @@ export class NzcHandle {
     tapConnectionAttempts(manager, options.attempts, {
       isOver: () => this.#closed,
       onServer: (server) => (this.#server = server),
+      tls: options.tls !== undefined,
     });
+    if (options.tls) {
+      const { attempts } = options;
+      useTlsSockets(manager, options.tls, {
+        tcpConnected: () => {
+          if (!this.#closed) attempts.tlsStarted();
+        },
+        optionsFailed: (error) => {
+          if (!this.#closed) attempts.failing(error);
+        },
+      });
+    }
     // nzc only knows one-shot watchers; every notification passes through this one method.
     const watchers = this.#client.connectionManager.watcherManager;
     const emitToOneShotWatchers = watchers.emit.bind(watchers);

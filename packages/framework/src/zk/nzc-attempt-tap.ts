@@ -4,7 +4,7 @@
  * of the connection manager's methods (nzc binds them to each new socket from the instance), so
  * other nzc clients in the process are left as they are.
  */
-import { attemptError, type ConnectionAttempts } from './connection-attempts.js';
+import type { ConnectionAttempts } from './connection-attempts.js';
 import type { NzcConnectionManager } from './nzc-types.js';
 
 /** How {@link tapConnectionAttempts} learns that its client is over, and who else hears the server. */
@@ -13,18 +13,20 @@ export interface AttemptTapOptions {
   readonly isOver: () => boolean;
   /** Called with the server of every attempt, as it begins. */
   readonly onServer: (server: { host: string; port: number }) => void;
+  /** The attempts are TLS ones (nzc-tls-socket.ts). */
+  readonly tls: boolean;
 }
 
 export function tapConnectionAttempts(
   manager: NzcConnectionManager,
   attempts: ConnectionAttempts,
-  { isOver, onServer }: AttemptTapOptions,
+  { isOver, onServer, tls }: AttemptTapOptions,
 ): void {
   const findNextServer = manager.findNextServer.bind(manager);
   manager.findNextServer = (callback): void =>
     findNextServer((server) => {
       onServer(server);
-      if (!isOver()) attempts.started(server);
+      if (!isOver()) attempts.started(server, { tls });
       callback(server);
     });
   const onSocketConnected = manager.onSocketConnected.bind(manager);
@@ -39,11 +41,7 @@ export function tapConnectionAttempts(
   };
   const onSocketConnectTimeout = manager.onSocketConnectTimeout.bind(manager);
   manager.onSocketConnectTimeout = (): void => {
-    if (!isOver()) {
-      attempts.failing(
-        attemptError('ETIMEDOUT', `no TCP connection within ${manager.connectTimeout} ms`),
-      );
-    }
+    if (!isOver()) attempts.connectTimedOut(manager.connectTimeout);
     onSocketConnectTimeout();
   };
   const onSocketClosed = manager.onSocketClosed.bind(manager);

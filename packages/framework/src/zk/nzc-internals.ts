@@ -44,6 +44,10 @@ const MANAGER_MEMBERS: Readonly<Record<string, Check>> = {
   'watcherManager.emit': isFunction,
   connectTimeout: (value) => typeof value === 'number',
   findNextServer: isFunction,
+  // Replaced per instance for TLS (nzc-tls-socket.ts), which calls the next three itself.
+  connect: isFunction,
+  setState: isFunction,
+  onSocketDrain: isFunction,
   onSocketConnected: isFunction,
   onSocketData: isFunction,
   onSocketError: isFunction,

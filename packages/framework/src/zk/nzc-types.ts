@@ -48,8 +48,20 @@ export interface NzcWatcherEvent {
 export interface NzcConnectionManager {
   /** Set to CLOSING by the adapter to close a connection that never finished its handshake. */
   state: number;
-  /** nzc's timer for a TCP connect; cleared when the adapter closes mid-connect. */
-  readonly connectTimeoutHandler: NodeJS.Timeout | undefined;
+  /**
+   * nzc's timer for a TCP connect; cleared when the adapter closes mid-connect, set by the
+   * TLS socket override (nzc-tls-socket.ts) as nzc's own connect sets it.
+   */
+  connectTimeoutHandler: NodeJS.Timeout | undefined;
+  /**
+   * Starts the next connection attempt (nzc also calls it after a socket closes): picks the
+   * server, opens the socket and binds the handlers below to it. Replaced per instance for TLS.
+   */
+  connect(): void;
+  /** Sets nzc's state and emits its 'state' event when it changed. */
+  setState(state: number): void;
+  /** Bound to each new socket's 'drain' event: writes what waits in nzc's packet queue. */
+  onSocketDrain(): void;
   /** Bound to each new socket's 'connect' event: writes the handshake; the adapter times it. */
   onSocketConnected(): void;
   /** Picks the server of the next attempt (after a random pause once all were tried). */
@@ -62,7 +74,8 @@ export interface NzcConnectionManager {
   onSocketClosed(hadError: boolean): void;
   /** nzc's TCP connect timeout, in ms. */
   readonly connectTimeout: number;
-  readonly socket: Socket | undefined;
+  /** The current attempt's socket; set by the TLS socket override for its TLS sockets. */
+  socket: Socket | undefined;
   /** The servers nzc tries in turn; the adapter sets them from its own parse. */
   servers: { host: string; port: number }[];
   /** Calls back with the server of the next connection attempt; the adapter notes which. */

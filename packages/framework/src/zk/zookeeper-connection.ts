@@ -40,6 +40,7 @@ import type {
 } from './zookeeper-types.js';
 import { onAbort } from '../async/on-abort.js';
 import { isAbortOf, untilAborted } from '../async/until-aborted.js';
+import type { TlsSource } from '../tls/tls-options.js';
 
 export interface ZooKeeperConnectionOptions {
   readonly connectString: string;
@@ -56,6 +57,8 @@ export interface ZooKeeperConnectionOptions {
   readonly logConnectionFailures: boolean;
   /** Times and traces every request, when an OpenTelemetry SDK records. */
   readonly requests?: RequestTelemetry | undefined;
+  /** Each connection attempt's TLS options; undefined for plain TCP. */
+  readonly tls?: TlsSource | undefined;
 }
 
 /** How long close() waits for the server to confirm the session's end. */
@@ -164,6 +167,19 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
    */
   get lastHeardMs(): number | undefined {
     return this.#lastSessionId === undefined ? undefined : this.#handle?.lastHeardMs;
+  }
+
+  /**
+   * Before the first connection, when every server failed in TLS: what a first-connection
+   * wait rejects with at once (see ConnectionAttempts.tlsFailure).
+   */
+  get tlsFailure(): ConnectionLossError | undefined {
+    return this.#options.tls ? this.#attempts.tlsFailure(this.#servers.length) : undefined;
+  }
+
+  /** Every failed connection attempt, as it is recorded. */
+  get connectionFailures(): Observable<ConnectionFailure> {
+    return this.#attempts.failures;
   }
 
   /** The last failed connection attempt: its server, cause and time. */
@@ -522,6 +538,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
       },
       inOrder: (settle) => this.#delivery.inOrder(settle),
       attempts: this.#attempts,
+      tls: this.#options.tls,
     });
     this.#handle = handle;
     handle.connect();

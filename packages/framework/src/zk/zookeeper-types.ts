@@ -54,6 +54,15 @@ export const OPEN_ACL_UNSAFE: readonly Acl[] = [
 ];
 
 /**
+ * All permissions for the identities the creating session is authenticated as (`auth` scheme,
+ * ZooKeeper's CREATOR_ALL_ACL): with digest credentials the digest user, over TLS with a client
+ * certificate its `x509` subject. The create fails with INVALID_ACL for a session with none.
+ */
+export const CREATOR_ALL_ACL: readonly Acl[] = [
+  { perms: Perms.ALL, id: { scheme: 'auth', id: '' } },
+];
+
+/**
  * What a one-shot watch reports. `SESSION_EXPIRED` is delivered to every outstanding watch
  * when the session it was set in is gone (ZooKeeper's Java client delivers None/Expired): the
  * watch will never fire otherwise, so whoever waits on it must re-read.

@@ -19,6 +19,9 @@ function fakeNzc(change: { client?: object; manager?: object; module?: object } 
     ...Object.fromEntries(
       [
         'findNextServer',
+        'connect',
+        'setState',
+        'onSocketDrain',
         'onSocketConnected',
         'onSocketData',
         'onSocketError',
