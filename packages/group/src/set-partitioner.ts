@@ -17,7 +17,7 @@ import {
   type RecipeError,
   type WaitLimitOptions,
 } from '@zkrecipes/framework/recipe-support';
-import type { MutexHold } from '@zkrecipes/locks';
+import type { LockHold } from '@zkrecipes/locks';
 import { GroupMember } from './group-member.js';
 import { checkedShare } from './partition-function.js';
 import { PartitionHolds } from './partition-holds.js';
@@ -133,7 +133,7 @@ export class SetPartitioner {
    * `isValid()` and `transaction(ops)` (a write that lands only while the hold does).
    * Undefined for a partition this member does not own.
    */
-  holdOf(partition: string): MutexHold | undefined {
+  holdOf(partition: string): LockHold | undefined {
     if (this.#state !== SetPartitionerState.ACQUIRED) return undefined;
     return this.#holds.holdOf(partition);
   }
@@ -333,7 +333,8 @@ export class SetPartitioner {
   /** A failure of the session, the client or the partition function: terminal. */
   #fail(reason: unknown): void {
     if (this.#ended) return;
-    if (!(reason instanceof ClosedError) || this.#lifecycle !== RecipeState.CLOSED) {
+    // The client's close is a shutdown, not a failure to report; the rest goes to `errors`.
+    if (!(reason instanceof ClosedError)) {
       this.#dispatcher.report(reason, `SetPartitioner ${this.#path}`);
     }
     this.#end(reason);

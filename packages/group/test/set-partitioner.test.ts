@@ -336,6 +336,52 @@ describe('SetPartitioner', () => {
     }
   });
 
+  it('server paused until the client is SUSPENDED (standard error policy): the holds are lost, the member goes to RELEASE and, released, owns its partitions again after the reconnect with greater tokens', async (t) => {
+    const path = uniquePath('partitioner');
+    const own = await startClient(server.connectString, { sessionTimeoutMs: 6000 });
+    const member = kazooStyle(own, path, { partitions: ['a', 'b', 'c'] });
+    const states: SetPartitionerState[] = [];
+    member.states.subscribe((state) => states.push(state));
+    try {
+      await member.start();
+      assert.ok(await member.waitForAcquired({ timeoutMs: timing.ms(10_000) }));
+      const before = member.holdOf('a')!;
+      await server.pause();
+      try {
+        await waitFor(() => own.connectionState === 'SUSPENDED', { message: 'SUSPENDED' });
+      } finally {
+        await server.resume();
+      }
+      assert.ok(before.lost.aborted);
+      await waitFor(() => states.includes('RELEASE'), { message: 'RELEASE' });
+      const reacquired = performance.now();
+      await waitFor(() => member.state === SetPartitionerState.ACQUIRED, { message: 'again' });
+      t.diagnostic(`ACQUIRED again ${Math.round(performance.now() - reacquired)} ms after RELEASE`);
+      assert.deepEqual(states, ['ALLOCATING', 'ACQUIRED', 'RELEASE', 'ALLOCATING', 'ACQUIRED']);
+      assert.ok(member.holdOf('a')!.fencingToken > before.fencingToken);
+      await assert.rejects(before.transaction([op.check(path)]));
+      await member.holdOf('a')!.transaction([op.check(path)]);
+    } finally {
+      await member.close();
+      await own.close();
+    }
+  });
+
+  it('the client closed under a started partitioner: FAILURE with ClosedError, nothing reported as unhandled', async () => {
+    const path = uniquePath('partitioner');
+    const own = await startClient(server.connectString);
+    const unhandled: unknown[] = [];
+    own.unhandledErrors.subscribe(({ error }) => unhandled.push(error));
+    const member = new SetPartitioner(own, path, { partitions: ['a'], timeBoundaryMs: 0 });
+    await member.start();
+    assert.ok(await member.waitForAcquired({ timeoutMs: timing.ms(10_000) }));
+    await own.close();
+    await waitFor(() => member.state === SetPartitionerState.FAILURE, { message: 'FAILURE' });
+    assert.ok(member.failureReason instanceof ClosedError);
+    await member.close();
+    assert.deepEqual(unhandled, []);
+  });
+
   it('close() before start() ends in FAILURE and sends nothing', async () => {
     const path = uniquePath('partitioner');
     const member = new SetPartitioner(clients[0]!, path, { partitions: ['a'] });
