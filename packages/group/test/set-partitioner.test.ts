@@ -350,7 +350,7 @@ describe('SetPartitioner', () => {
       try {
         await waitFor(() => own.connectionState === 'SUSPENDED', { message: 'SUSPENDED' });
       } finally {
-        await server.resume();
+        server.resume();
       }
       assert.ok(before.lost.aborted);
       await waitFor(() => states.includes('RELEASE'), { message: 'RELEASE' });
