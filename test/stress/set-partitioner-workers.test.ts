@@ -46,6 +46,8 @@ class Pool {
   readonly workers: Worker[] = [];
   readonly writes = new Map<string, Write[]>(PARTITIONS.map((p) => [p, []]));
   refused = 0;
+  /** Workers that exited without being killed by the run: none may. */
+  readonly crashed: string[] = [];
   #next = 0;
 
   constructor(readonly config: Omit<PartitionWorkerConfig, 'identifier'>) {}
@@ -62,7 +64,10 @@ class Pool {
     });
     const worker: Worker = { id, child, alive: true, state: 'NONE', partitions: [] };
     this.workers.push(worker);
-    child.on('exit', () => (worker.alive = false));
+    child.on('exit', (code, signal) => {
+      if (worker.alive && signal !== 'SIGKILL') this.crashed.push(`${id} (${code ?? signal})`);
+      worker.alive = false;
+    });
     return new Promise((resolve, reject) => {
       child.on('message', (message: PartitionWorkerMessage) => {
         if (message.type === 'ready') resolve(worker);
@@ -201,6 +206,21 @@ describe('SetPartitioner with worker processes', () => {
         if (write.owner !== before.owner) ownerChanges++;
       }
     }
+
+    // What the server holds agrees with the reports: each data node has its last write's token.
+    for (const [partition, list] of pool.writes) {
+      const last = list.reduce<Write | undefined>(
+        (a, w) => (a === undefined || w.mzxid > a.mzxid ? w : a),
+        undefined,
+      );
+      const { data, stat } = await client.getData(`${path}/data/${partition}`);
+      assert.deepEqual(JSON.parse(data.toString()), {
+        owner: last!.owner,
+        token: String(last!.token),
+      });
+      assert.equal(stat.mzxid, last!.mzxid, partition);
+    }
+    assert.deepEqual(pool.crashed, []);
 
     // Every partition a killed worker owned is written by another within the session timeout + 1 s.
     const gaps: number[] = [];
