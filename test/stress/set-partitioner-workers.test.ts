@@ -22,7 +22,7 @@ const WORKER_SCRIPT = new URL('./set-partitioner-worker.js', import.meta.url).pa
 const PARTITIONS = Array.from({ length: 64 }, (_, i) => `p${String(i).padStart(2, '0')}`);
 const INITIAL_WORKERS = 6;
 const SESSION_TIMEOUT_MS = 3000;
-const TIME_BOUNDARY_MS = 200;
+const TIME_BOUNDARY_MS = 100;
 const DURATION_MS = Number(process.env['SETPART_DURATION_MS'] ?? 45_000);
 const EVENT_MS = Number(process.env['SETPART_EVENT_MS'] ?? 3000);
 

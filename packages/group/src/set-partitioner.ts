@@ -28,6 +28,9 @@ import {
 } from './set-partitioner-options.js';
 import { SetPartitionerState } from './set-partitioner-state.js';
 
+/** The pause before allocating again after an acquire failed with an error. */
+const RETRY_PAUSE_MS = 1000;
+
 /**
  * Shares a set of partitions among the members of a group, each partition owned by one
  * member at a time (kazoo's `SetPartitioner`; Curator has no such recipe). Members join the
@@ -67,6 +70,7 @@ export class SetPartitioner {
   /** The group as last seen: sorted ids, a version bumped on each change, whether read yet. */
   #members: readonly string[] = [];
   #membersVersion = 0;
+  #changedAt = 0;
   #viewLoaded = false;
   /** Aborted by a change of the group, a lost hold, a failure or close(): ends the phase. */
   #phase = new AbortController();
@@ -253,12 +257,16 @@ export class SetPartitioner {
         this.#config.partitionFunction(this.#members, this.#config.partitions, this.identifier),
         this.#partitionSet,
       );
-      let acquired = false;
+      let acquired: boolean;
       try {
         acquired = await this.#holds.acquire(share, phase.signal, () => phase.abort());
       } catch (error) {
         if (this.#ended) return;
+        // The retry policy gave up (or the locks path refuses us): start over after a pause.
         this.#dispatcher.report(error, `acquiring partitions under ${this.#config.locksPath}`);
+        await this.#releaseHolds();
+        await abortableSleep(RETRY_PAUSE_MS, this.#closer.signal).catch(() => undefined);
+        continue;
       }
       if (this.#ended) return;
       if (!acquired || phase.signal.aborted || !this.#holds.allValid()) {
@@ -282,7 +290,7 @@ export class SetPartitioner {
   }
 
   /**
-   * Waits until the group has been read and then stayed unchanged for `timeBoundaryMs`;
+   * Waits until the group has been read and has stayed unchanged for `timeBoundaryMs`;
    * resolves the phase (not aborted) that a later change will abort, or undefined once ended.
    */
   async #stableGroup(): Promise<AbortController | undefined> {
@@ -299,7 +307,12 @@ export class SetPartitioner {
             });
           });
         }
-        await abortableSleep(this.#config.timeBoundaryMs, phase.signal);
+        // Unchanged for timeBoundaryMs since the last change, however long the release took.
+        const sinceChangeMs = performance.now() - this.#changedAt;
+        await abortableSleep(
+          Math.max(0, this.#config.timeBoundaryMs - sinceChangeMs),
+          phase.signal,
+        );
       } catch {
         continue;
       }
@@ -314,6 +327,7 @@ export class SetPartitioner {
     if (!changed) return;
     this.#members = sorted;
     this.#membersVersion++;
+    this.#changedAt = performance.now();
     this.#phase.abort();
   }
 
