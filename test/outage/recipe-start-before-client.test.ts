@@ -25,7 +25,7 @@ import {
   isIllegalState,
   type UnhandledError,
 } from '@zkrecipes/framework';
-import { GroupMember, PersistentNode, PersistentTtlNode } from '@zkrecipes/group';
+import { GroupMember, PersistentNode, PersistentTtlNode, SetPartitioner } from '@zkrecipes/group';
 import { LeaderSelector } from '@zkrecipes/leader';
 import {
   DistributedDelayQueue,
@@ -63,6 +63,7 @@ function everyRecipe(client: FrameworkClient): { name: string; path: string; rec
     ['GroupMember', (path) => new GroupMember(client, path, 'member')],
     ['PersistentNode', (path) => new PersistentNode(client, path, CreateMode.PERSISTENT)],
     ['PersistentTtlNode', (path) => new PersistentTtlNode(client, path, 60_000)],
+    ['SetPartitioner', (path) => new SetPartitioner(client, path, { partitions: ['a'] })],
     ['LeaderSelector', (path) => new LeaderSelector(client, path, () => undefined)],
     ['DistributedQueue', (path) => new DistributedQueue(client, path)],
     ['DistributedPriorityQueue', (path) => new DistributedPriorityQueue(client, path)],

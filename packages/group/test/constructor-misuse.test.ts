@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createFramework, InvalidArgumentError, type FrameworkClient } from '@zkrecipes/framework';
-import { GroupMember, PersistentNode, PersistentTtlNode } from '../src/index.js';
+import { GroupMember, PersistentNode, PersistentTtlNode, SetPartitioner } from '../src/index.js';
 
 const notClients: unknown[] = [null, undefined, {}, 'client', 42, { getChildren: () => [] }];
 
@@ -11,6 +11,7 @@ const constructors: [string, (client: FrameworkClient) => unknown][] = [
   ['GroupMember', (client) => new GroupMember(client, '/g', 'member-1')],
   ['PersistentNode', (client) => new PersistentNode(client, '/g/n', 'EPHEMERAL')],
   ['PersistentTtlNode', (client) => new PersistentTtlNode(client, '/g/t', 1000)],
+  ['SetPartitioner', (client) => new SetPartitioner(client, '/g/s', { partitions: ['a'] })],
 ];
 
 describe('constructors given something that is not a client', () => {
@@ -43,6 +44,10 @@ describe('constructors given an unknown option', () => {
       [
         'PersistentTtlNode',
         () => new PersistentTtlNode(client, '/g/t', 1000, { touchFactor: 3 } as never),
+      ],
+      [
+        'SetPartitioner',
+        () => new SetPartitioner(client, '/g/s', { partitions: [], autoReleas: true } as never),
       ],
     ];
     for (const [name, construct] of cases) {
