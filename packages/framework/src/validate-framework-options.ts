@@ -8,6 +8,7 @@ import { parseConnectString } from './paths/connect-string.js';
 import { JUTE_MAX_BUFFER_BYTES } from './paths/validate-data.js';
 import { closestName } from './recipe-support/closest-name.js';
 import type { FrameworkOptions } from './create-framework.js';
+import { validateSaslOptions } from './sasl/sasl-options.js';
 
 /** Every option createFramework knows; anything else is a typo to report, not to ignore. */
 const KNOWN_OPTIONS: readonly (keyof FrameworkOptions)[] = [
@@ -21,6 +22,7 @@ const KNOWN_OPTIONS: readonly (keyof FrameworkOptions)[] = [
   'errorPolicy',
   'sessionExpirationPercent',
   'authInfo',
+  'sasl',
   'aclProvider',
   'connectionIssueLogging',
   'watchBudgetBytes',
@@ -95,6 +97,7 @@ export function validateFrameworkOptions(options: FrameworkOptions): void {
     validatePath(options.writeWitnessPath, { allowRoot: false });
   }
   validateAuthInfo(options.authInfo);
+  validateSaslOptions(options.sasl);
   validateRetryPolicy(options.retryPolicy);
   validateAclProvider(options.aclProvider);
   validateLogger(options.logger);

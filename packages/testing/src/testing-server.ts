@@ -15,6 +15,7 @@ import {
   type ZooKeeperConfigOptions,
 } from './zoo-cfg.js';
 import { findJava, zookeeperClasspath } from './zookeeper-classpath.js';
+import { saslServerJvmFlags, type SaslServerOptions } from './sasl-jaas.js';
 import { ZooKeeperProcess, ZooKeeperStartError } from './zookeeper-process.js';
 
 const MAIN_CLASS = 'org.apache.zookeeper.server.ZooKeeperServerMain';
@@ -24,6 +25,12 @@ const BIND_ATTEMPTS = 3;
 export interface TestingServerOptions extends ZooKeeperConfigOptions {
   /** Client port. Default: a free port, with a retry on a bind conflict. */
   port?: number;
+  /**
+   * Accept SASL DIGEST-MD5 for these users (a JAAS `Server` section and ZooKeeper's
+   * SASLAuthenticationProvider), and with `required: true` require it of every session.
+   * Default: no SASL.
+   */
+  sasl?: SaslServerOptions;
 }
 
 /**
@@ -80,6 +87,7 @@ export class TestingServer implements AsyncDisposable {
       processReaper.trackDir(tempDir);
       const port = options.port ?? (await freePort());
       const configFile = join(tempDir, 'zoo.cfg');
+      const saslFlags = options.sasl ? saslServerJvmFlags(tempDir, options.sasl) : [];
       writeZooCfg(configFile, options, { dataDir: join(tempDir, 'data'), clientPort: port });
       const launch = (): ZooKeeperProcess =>
         ZooKeeperProcess.spawn({
@@ -87,7 +95,7 @@ export class TestingServer implements AsyncDisposable {
           classpath,
           mainClass: MAIN_CLASS,
           configFile,
-          jvmFlags,
+          jvmFlags: [...saslFlags, ...jvmFlags],
           logFile: join(tempDir, 'zookeeper.log'),
           cleanupDir: tempDir,
         });
