@@ -25,6 +25,8 @@ import type { Buffer } from 'node:buffer';
 export interface SaslMechanism {
   /** The mechanism's SASL name, e.g. `'DIGEST-MD5'`; used in logs and errors. */
   readonly name: string;
+  /** Who authenticates, if the mechanism wants errors to say (`DIGEST-MD5 as 'bob'`). */
+  readonly username?: string;
   /**
    * Begins an exchange (called once per connection) and returns the first token to send: an
    * empty buffer for a mechanism without an initial response, as DIGEST-MD5.

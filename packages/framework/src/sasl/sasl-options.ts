@@ -22,7 +22,7 @@ export function describeSasl(mechanism: SaslMechanism): {
   mechanism: SaslMechanism;
   describe: string;
 } {
-  const user = mechanism instanceof DigestMd5Mechanism ? ` as '${mechanism.username}'` : '';
+  const user = typeof mechanism.username === 'string' ? ` as '${mechanism.username}'` : '';
   return { mechanism, describe: `${mechanism.name}${user}` };
 }
 
