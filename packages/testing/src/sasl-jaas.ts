@@ -22,7 +22,9 @@ export interface SaslServerOptions {
 
 /** DIGEST-MD5 credentials of a Java client: its JAAS `Client` section. */
 export interface SaslClientCredentials {
+  /** The user, one of the server's `users`. */
   readonly username: string;
+  /** The user's password. */
   readonly password: string;
 }
 

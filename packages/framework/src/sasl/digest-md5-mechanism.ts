@@ -11,7 +11,9 @@ import type { SaslMechanism } from './sasl-mechanism.js';
 
 /** Options of {@link DigestMd5Mechanism}. */
 export interface DigestMd5MechanismOptions {
+  /** The user to authenticate as (the server's JAAS `user_<name>`). */
   readonly username: string;
+  /** The user's password. */
   readonly password: string;
   /** The digest-uri's protocol. Default `'zookeeper'`. */
   readonly protocol?: string;

@@ -43,9 +43,11 @@ export interface SaslMechanism {
 
 /** The built-in mechanism, by name. */
 export interface DigestMd5SaslOptions {
+  /** The built-in mechanism's name. */
   readonly mechanism: 'DIGEST-MD5';
   /** The user, as in the server's JAAS `Server` section (`user_<name>="<password>"`). */
   readonly username: string;
+  /** The user's password; it never crosses the wire (DIGEST-MD5 sends a digest of it). */
   readonly password: string;
   /** The SASL protocol of the digest-uri. Default `'zookeeper'`, as ZooKeeper's Java client. */
   readonly protocol?: string;
