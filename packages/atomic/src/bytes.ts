@@ -1,4 +1,5 @@
-import { describeValue, InvalidArgumentError, validateData } from '@zkrecipes/framework';
+import { describeValue } from '@zkrecipes/framework/recipe-support';
+import { InvalidArgumentError, validateData } from '@zkrecipes/framework';
 
 /** Checks a value argument: a Buffer or Uint8Array within ZooKeeper's node size limit. */
 export function checkBytes(name: string, value: unknown): Uint8Array {

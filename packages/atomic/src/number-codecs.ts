@@ -1,7 +1,8 @@
 // The byte formats Curator stores, so a Java service and a Node service read each other's
 // values: SharedCount a 4-byte big-endian signed int (Java's ByteBuffer.putInt),
 // DistributedAtomicLong an 8-byte big-endian signed long (ByteBuffer.putLong).
-import { describeValue, InvalidArgumentError } from '@zkrecipes/framework';
+import { describeValue } from '@zkrecipes/framework/recipe-support';
+import { InvalidArgumentError } from '@zkrecipes/framework';
 import { CorruptedValueError } from './corrupted-value-error.js';
 
 const INT32_MIN = -2_147_483_648;

@@ -1,12 +1,15 @@
 import {
-  describeValue,
   InvalidArgumentError,
   type RetryPolicy,
   RetryNTimes,
   validatePath,
   validateTimeoutMs,
 } from '@zkrecipes/framework';
-import { checkOptionsObject, checkRecipeOptions } from '@zkrecipes/framework/recipe-support';
+import {
+  checkOptionsObject,
+  checkRecipeOptions,
+  describeValue,
+} from '@zkrecipes/framework/recipe-support';
 
 /**
  * Promotion to a mutex (Curator's `PromotedToLock`): when the optimistic attempts give up, the

@@ -1,6 +1,5 @@
 import { concatMap } from 'rxjs';
 import {
-  describeValue,
   type FrameworkClient,
   InvalidArgumentError,
   type RecipeError,
@@ -8,7 +7,7 @@ import {
   type IterableObservable,
   iterableObservable,
 } from '@zkrecipes/framework';
-import { checkClient, checkListener } from '@zkrecipes/framework/recipe-support';
+import { checkClient, checkListener, describeValue } from '@zkrecipes/framework/recipe-support';
 import type { CallOptions } from './call-options.js';
 import { checkInt32, int32FromBytes, int32ToBytes } from './number-codecs.js';
 import { SharedValue, type SharedValueStateListener } from './shared-value.js';

@@ -2,7 +2,6 @@ import { BehaviorSubject, Subject } from 'rxjs';
 import {
   ClosedError,
   type ConnectionState,
-  describeValue,
   type FrameworkClient,
   IllegalStateError,
   InvalidArgumentError,
@@ -31,6 +30,7 @@ import {
   checkRecipeOptions,
   connectionStreamOf,
   prepareIdempotentWrites,
+  describeValue,
 } from '@zkrecipes/framework/recipe-support';
 import { checkBytes, sameBytes } from './bytes.js';
 import { checkCallOptions, type CallOptions } from './call-options.js';

@@ -1,4 +1,5 @@
-import { describeValue, InvalidArgumentError } from '@zkrecipes/framework';
+import { describeValue } from '@zkrecipes/framework/recipe-support';
+import { InvalidArgumentError } from '@zkrecipes/framework';
 
 /**
  * A value together with the node Stat it was read or written with (Curator's

@@ -2,7 +2,6 @@ import { Subject } from 'rxjs';
 import {
   ClosedError,
   ConnectionState,
-  describeValue,
   type FrameworkClient,
   IllegalStateError,
   InvalidArgumentError,
@@ -24,6 +23,7 @@ import {
   positiveIntegerOption,
   connectionStreamOf,
   untilAborted,
+  describeValue,
 } from '@zkrecipes/framework/recipe-support';
 import { compareChildData, type ChildData } from './child-data.js';
 import { CacheTelemetry } from './cache-telemetry.js';

@@ -2,7 +2,6 @@ import { merge, Subject } from 'rxjs';
 import {
   ClosedError,
   ConnectionState,
-  describeValue,
   type FrameworkClient,
   IllegalStateError,
   InvalidArgumentError,
@@ -23,6 +22,7 @@ import {
   checkRecipeOptions,
   EventDispatcher,
   connectionStreamOf,
+  describeValue,
 } from '@zkrecipes/framework/recipe-support';
 
 /** Options of {@link PersistentWatcher}. */

@@ -1,5 +1,9 @@
-import { describeValue, InvalidArgumentError, MAX_NODE_DATA_BYTES } from '@zkrecipes/framework';
-import { booleanOption, checkRecipeOptions } from '@zkrecipes/framework/recipe-support';
+import { InvalidArgumentError, MAX_NODE_DATA_BYTES } from '@zkrecipes/framework';
+import {
+  booleanOption,
+  checkRecipeOptions,
+  describeValue,
+} from '@zkrecipes/framework/recipe-support';
 import { quoteString, readJson, writeJson, type JsonValue } from './jackson-json.js';
 import type { ServiceInstance, ServicePayload } from './service-instance.js';
 import { checkNodeName, checkServiceInstance, INSTANCE_JSON_FIELDS } from './service-instance.js';

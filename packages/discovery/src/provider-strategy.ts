@@ -1,4 +1,5 @@
-import { describeValue, InvalidArgumentError } from '@zkrecipes/framework';
+import { describeValue } from '@zkrecipes/framework/recipe-support';
+import { InvalidArgumentError } from '@zkrecipes/framework';
 import type { ServiceInstance, ServicePayload } from './service-instance.js';
 
 /** Picks one instance out of the usable ones (Curator's `ProviderStrategy`). */

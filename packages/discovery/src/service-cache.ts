@@ -1,7 +1,6 @@
 import { BehaviorSubject } from 'rxjs';
 import {
   ClosedError,
-  describeValue,
   IllegalStateError,
   InvalidArgumentError,
   nodeName,
@@ -15,6 +14,7 @@ import {
   checkRecipeOptions,
   EventDispatcher,
   positiveIntegerOption,
+  describeValue,
 } from '@zkrecipes/framework/recipe-support';
 import {
   PathChildrenCache,

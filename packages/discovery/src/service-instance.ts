@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
-import { describeValue, InvalidArgumentError, validatePath } from '@zkrecipes/framework';
+import { InvalidArgumentError, validatePath } from '@zkrecipes/framework';
 import {
   booleanOption,
   checkOptionsObject,
   checkRecipeOptions,
+  describeValue,
 } from '@zkrecipes/framework/recipe-support';
 import type { JsonValue } from './jackson-json.js';
 import { ServiceType } from './service-type.js';

@@ -1,11 +1,10 @@
 import {
-  describeValue,
   InvalidArgumentError,
   type RecipeError,
   type RecipeState,
   type IterableObservable,
 } from '@zkrecipes/framework';
-import { checkRecipeOptions } from '@zkrecipes/framework/recipe-support';
+import { checkRecipeOptions, describeValue } from '@zkrecipes/framework/recipe-support';
 import type { CallOptions } from './call-options.js';
 import { DownInstances, type DownInstancePolicy } from './down-instance-policy.js';
 import { RoundRobinStrategy, type ProviderStrategy } from './provider-strategy.js';

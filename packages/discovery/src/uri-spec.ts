@@ -1,5 +1,5 @@
-import { describeValue, InvalidArgumentError } from '@zkrecipes/framework';
-import { checkOptionsObject } from '@zkrecipes/framework/recipe-support';
+import { InvalidArgumentError } from '@zkrecipes/framework';
+import { checkOptionsObject, describeValue } from '@zkrecipes/framework/recipe-support';
 
 /** One part of a {@link UriSpec}: literal text, or the name of a variable (Curator's `Part`). */
 export interface UriSpecPart {

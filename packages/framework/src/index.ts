@@ -187,12 +187,7 @@ export type { ValidatePathOptions } from './paths/validate-path.js';
 export { MAX_NODE_DATA_BYTES, validateData } from './paths/validate-data.js';
 export { MAX_TTL_MS } from './client/validate-operation-input.js';
 export type { ValidateDataOptions } from './paths/validate-data.js';
-export { describeValue } from './errors/describe-value.js';
-export {
-  MAX_TIMER_DELAY_MS,
-  validateTimeoutMs,
-  validateVersion,
-} from './checks/validate-number.js';
+export { validateTimeoutMs, validateVersion } from './checks/validate-number.js';
 export {
   joinPath,
   nodeName,
@@ -222,14 +217,7 @@ export {
   LOG_LEVEL_ENV,
 } from './logging/create-default-logger.js';
 export { silentLogger } from './logging/silent-logger.js';
-export {
-  ConnectionIssueLogger,
-  CONNECTION_ISSUE_LOGGING_MODES,
-} from './logging/connection-issue-logger.js';
-export type {
-  ConnectionIssueLogging,
-  ConnectionIssueLoggerOptions,
-} from './logging/connection-issue-logger.js';
+export type { ConnectionIssueLogging } from './logging/connection-issue-logger.js';
 export { registerCloseOnExit } from './lifecycle/close-on-exit.js';
 export type { Closable, CloseOnExitOptions } from './lifecycle/close-on-exit.js';
 

@@ -1,7 +1,6 @@
 import { BehaviorSubject, merge } from 'rxjs';
 import {
   CreateMode,
-  describeValue,
   type FrameworkClient,
   IllegalStateError,
   InvalidArgumentError,
@@ -17,6 +16,7 @@ import {
   checkRecipeOptions,
   EventDispatcher,
   positiveIntegerOption,
+  describeValue,
 } from '@zkrecipes/framework/recipe-support';
 import { DEFAULT_CACHE_CONCURRENCY, RecipeState, type RecipeError } from '@zkrecipes/caches';
 import { GroupTelemetry } from './group-telemetry.js';

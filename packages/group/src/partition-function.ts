@@ -1,4 +1,4 @@
-import { describeValue } from '@zkrecipes/framework';
+import { describeValue } from '@zkrecipes/framework/recipe-support';
 
 /**
  * Decides the share of one member: given every member id of the group (sorted), every

@@ -4,7 +4,6 @@ import {
   ClosedError,
   ConnectionState,
   CreateMode,
-  describeValue,
   type FrameworkClient,
   IllegalStateError,
   InvalidArgumentError,
@@ -27,6 +26,7 @@ import {
   EventDispatcher,
   connectionStreamOf,
   checkWaitOptions,
+  describeValue,
 } from '@zkrecipes/framework/recipe-support';
 import { RecipeState, type RecipeError } from '@zkrecipes/caches';
 import { NodeKeeper } from './node-keeper.js';

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import {
-  describeValue,
   InvalidArgumentError,
   joinPath,
   validatePath,
@@ -11,6 +10,7 @@ import {
   booleanOption,
   checkFunction,
   checkRecipeOptions,
+  describeValue,
 } from '@zkrecipes/framework/recipe-support';
 import { type PartitionFunction, roundRobinPartitions } from './partition-function.js';
 

@@ -2,8 +2,8 @@
 // signal) are the framework's recipe-support checks, so every recipe words them alike. Bad
 // input fails at once with an InvalidArgumentError that says what was wrong, before anything
 // is sent.
-import { describeValue, InvalidArgumentError } from '@zkrecipes/framework';
-import { checkFunction } from '@zkrecipes/framework/recipe-support';
+import { InvalidArgumentError } from '@zkrecipes/framework';
+import { checkFunction, describeValue } from '@zkrecipes/framework/recipe-support';
 import type { LeaderSelectorListener, TakeLeadership } from './leader-selector-options.js';
 
 /** A participant id: any string (Curator's ids may be empty). */

@@ -4,7 +4,6 @@
 // for a while cannot hold up the election or the other listeners.
 import { BehaviorSubject, Subject } from 'rxjs';
 import {
-  describeValue,
   InvalidArgumentError,
   type Logger,
   type RecipeError,
@@ -15,6 +14,7 @@ import {
   checkListener,
   reportRecipeFailure,
   type FailureReporter,
+  describeValue,
 } from '@zkrecipes/framework/recipe-support';
 import type { LeaderTelemetry } from './leader-telemetry.js';
 

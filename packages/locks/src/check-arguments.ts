@@ -1,13 +1,12 @@
 // Argument checks shared by the locks. They run before anything is sent and fail with the
 // framework's InvalidArgumentError, so callers branch on one error type for bad input.
 // The generic checks (options object, signal, flags) are the framework's recipe-support ones.
+import { InvalidArgumentError, validateData, validateTimeoutMs } from '@zkrecipes/framework';
 import {
+  checkRecipeOptions,
+  signalOption,
   describeValue,
-  InvalidArgumentError,
-  validateData,
-  validateTimeoutMs,
-} from '@zkrecipes/framework';
-import { checkRecipeOptions, signalOption } from '@zkrecipes/framework/recipe-support';
+} from '@zkrecipes/framework/recipe-support';
 import type { AcquireOptions } from './interprocess-lock.js';
 
 /** Checks `acquire(timeoutMs, options)` (a negative or non-finite timeout is refused); returns the signal. */

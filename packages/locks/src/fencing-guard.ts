@@ -1,7 +1,8 @@
 // The resource's side of fencing, for a store kept in one process (a cache, a file, a test
 // double): remember the highest token seen and refuse older ones. A database does the same
 // with a condition on the row (see docs/recipes/locks.md, "Fencing tokens").
-import { describeValue, InvalidArgumentError } from '@zkrecipes/framework';
+import { describeValue } from '@zkrecipes/framework/recipe-support';
+import { InvalidArgumentError } from '@zkrecipes/framework';
 
 /** A fencing token as holds give it: the bigint, or its decimal string (`fencingTokenString`). */
 export type FencingTokenInput = bigint | string;

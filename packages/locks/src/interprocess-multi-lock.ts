@@ -1,5 +1,10 @@
-import { describeValue, InvalidArgumentError, type FrameworkClient } from '@zkrecipes/framework';
-import { checkClient, Deadline, untilAborted } from '@zkrecipes/framework/recipe-support';
+import { InvalidArgumentError, type FrameworkClient } from '@zkrecipes/framework';
+import {
+  checkClient,
+  Deadline,
+  untilAborted,
+  describeValue,
+} from '@zkrecipes/framework/recipe-support';
 import { checkAcquireArguments } from './check-arguments.js';
 import type { AcquireOptions, InterProcessLock } from './interprocess-lock.js';
 import { InterProcessMutex } from './interprocess-mutex.js';

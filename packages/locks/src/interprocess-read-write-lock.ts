@@ -1,5 +1,4 @@
 import {
-  describeValue,
   type FrameworkClient,
   InvalidArgumentError,
   type SignalOptions,
@@ -8,6 +7,7 @@ import {
   booleanOption,
   checkClient,
   checkRecipeOptions,
+  describeValue,
 } from '@zkrecipes/framework/recipe-support';
 import { checkNodeData } from './check-arguments.js';
 import type { FlowScope } from './flow-scope.js';

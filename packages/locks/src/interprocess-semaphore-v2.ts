@@ -1,5 +1,4 @@
 import {
-  describeValue,
   type FrameworkClient,
   InvalidArgumentError,
   joinPath,
@@ -17,6 +16,7 @@ import {
   connectionStreamOf,
   type ConnectionStream,
   untilAborted,
+  describeValue,
 } from '@zkrecipes/framework/recipe-support';
 import { AcquireLimits } from './acquire-limits.js';
 import { checkAcquireArguments, checkNodeData } from './check-arguments.js';

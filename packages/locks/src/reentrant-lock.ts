@@ -2,14 +2,17 @@
 // (Curator's InterProcessMutex, whose subclasses they are there). The work is ReentrantCore's,
 // held rather than inherited so that every kind of lock runs one object shape through it.
 import {
-  describeValue,
   type FrameworkClient,
   InvalidArgumentError,
   type Logger,
   type SignalOptions,
   validatePath,
 } from '@zkrecipes/framework';
-import { checkClient, checkSignalOptions } from '@zkrecipes/framework/recipe-support';
+import {
+  checkClient,
+  checkSignalOptions,
+  describeValue,
+} from '@zkrecipes/framework/recipe-support';
 import { runInFlow, type FlowScope } from './flow-scope.js';
 import type { LockHold, MutexHold } from './lock-hold.js';
 import type { AcquireOptions, InterProcessLock } from './interprocess-lock.js';

@@ -1,8 +1,8 @@
 // DistributedDelayQueue's node names and order (Curator's epochToString, getEpoch and its sort by
 // delay).
+import { describeValue } from '@zkrecipes/framework/recipe-support';
 import {
   compareSequenceWrapping,
-  describeValue,
   InvalidArgumentError,
   sequenceSuffix,
 } from '@zkrecipes/framework';

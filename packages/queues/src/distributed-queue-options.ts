@@ -1,12 +1,7 @@
 // The options of DistributedQueue: their documentation, defaults and checks, kept apart from
 // the class so it reads as behaviour.
-import {
-  describeValue,
-  InvalidArgumentError,
-  validatePath,
-  validateTimeoutMs,
-} from '@zkrecipes/framework';
-import { checkFunction } from '@zkrecipes/framework/recipe-support';
+import { InvalidArgumentError, validatePath, validateTimeoutMs } from '@zkrecipes/framework';
+import { checkFunction, describeValue } from '@zkrecipes/framework/recipe-support';
 import { ErrorMode } from './error-mode.js';
 import { DEFAULT_HARD_MAX_ITEMS } from './put-limiter.js';
 import type { QueueConsumer } from './queue-consumption.js';

@@ -1,6 +1,5 @@
 import {
   ClosedError,
-  describeValue,
   type FrameworkClient,
   IllegalStateError,
   InvalidArgumentError,
@@ -25,6 +24,7 @@ import {
   waitForWake,
   whileConnected,
   checkWaitOptions,
+  describeValue,
 } from '@zkrecipes/framework/recipe-support';
 import { Closing } from './closing.js';
 import { resolveQueueOptions, type DistributedQueueOptions } from './distributed-queue-options.js';

@@ -1,8 +1,8 @@
 // DistributedIdQueue's node names and order (Curator's makeIdPath, fixId, parseId and its sort
 // of the names without their ids).
+import { describeValue } from '@zkrecipes/framework/recipe-support';
 import {
   compareSequenceWrapping,
-  describeValue,
   InvalidArgumentError,
   sequenceSuffix,
 } from '@zkrecipes/framework';

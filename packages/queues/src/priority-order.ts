@@ -1,6 +1,7 @@
 // DistributedPriorityQueue's node names and order (Curator's priorityToString and its plain
 // string sort of the children).
-import { describeValue, InvalidArgumentError } from '@zkrecipes/framework';
+import { describeValue } from '@zkrecipes/framework/recipe-support';
+import { InvalidArgumentError } from '@zkrecipes/framework';
 import { splitItems, withoutSequence, type ItemOrder } from './item-order.js';
 import { DISTRIBUTED_QUEUE_PREFIX } from './queue-node-names.js';
 

@@ -1,7 +1,6 @@
 // The options of QueueSharder: its policies (Curator's QueueSharderPolicies), the allocator of a
 // shard's queue, their defaults and checks, kept apart from the class so it reads as behaviour.
 import {
-  describeValue,
   type FrameworkClient,
   InvalidArgumentError,
   type SignalOptions,
@@ -11,6 +10,7 @@ import {
   checkFunction,
   checkRecipeOptions,
   positiveIntegerOption,
+  describeValue,
 } from '@zkrecipes/framework/recipe-support';
 import { DistributedQueue } from './distributed-queue.js';
 import { resolveQueueOptions, type DistributedQueueOptions } from './distributed-queue-options.js';

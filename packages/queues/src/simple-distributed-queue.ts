@@ -1,6 +1,5 @@
 import {
   ClosedError,
-  describeValue,
   type FrameworkClient,
   InvalidArgumentError,
   joinPath,
@@ -14,6 +13,7 @@ import {
   requestSignal,
   checkWaitOptions,
   untilFirstConnection,
+  describeValue,
 } from '@zkrecipes/framework/recipe-support';
 import { Closing } from './closing.js';
 import { ensureAndList } from './ensure-queue-path.js';

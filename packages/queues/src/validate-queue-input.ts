@@ -1,6 +1,7 @@
 // Argument checks shared by both queues, in the framework's message shape
 // (`<name> must be <rule>; got <value>`), so bad input fails before anything is sent.
-import { describeValue, InvalidArgumentError, MAX_NODE_DATA_BYTES } from '@zkrecipes/framework';
+import { describeValue } from '@zkrecipes/framework/recipe-support';
+import { InvalidArgumentError, MAX_NODE_DATA_BYTES } from '@zkrecipes/framework';
 
 /** Options of the calls that may wait (take, poll, put on a bounded queue). */
 export interface WaitOptions {

@@ -54,6 +54,7 @@ export { DueSweep } from '../async/due-sweep.js';
 export { abortableSleep } from '../async/abortable-sleep.js';
 export type { AbortableSleepOptions } from '../async/abortable-sleep.js';
 export { untilAborted } from '../async/until-aborted.js';
+export { describeValue } from '../errors/describe-value.js';
 export type { WhileConnectedOptions } from '../state/connection-bound-signal.js';
 
 // Writes that land only while a hold's node exists (hold.transaction and the like)
