@@ -1,10 +1,10 @@
 import { onAbort } from '../async/on-abort.js';
 import type { ConnectionStream } from './connection-stream.js';
 
-/** The reason a {@link connectionBoundSignal} signal aborts with. */
+/** The reason a `whileConnected` signal aborts with. */
 export const NOT_CONNECTED = new Error('not connected: the request is left to the background');
 
-/** Options of {@link connectionBoundSignal}. */
+/** Options of `whileConnected`. */
 export interface WhileConnectedOptions {
   /**
    * Also abort after this many ms. A paused server or a silent link still reads as connected
@@ -14,7 +14,7 @@ export interface WhileConnectedOptions {
   readonly withinMs?: number | undefined;
 }
 
-/** What {@link connectionBoundSignal} gives: a signal, and a wait for work on it. */
+/** What `whileConnected` gives: a signal, and a wait for work on it. */
 export interface WhileConnected {
   /** Aborted (with {@link NOT_CONNECTED}) once the client is not connected or closes. */
   readonly signal: AbortSignal;
