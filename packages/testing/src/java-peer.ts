@@ -10,6 +10,12 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { DEFAULT_JAR_DIR, findJava } from './zookeeper-classpath.js';
+import {
+  javaClientTlsProperties,
+  NETTY_CLIENT_JARS,
+  systemPropertyFlags,
+  type JavaPeerTlsOptions,
+} from './java-peer-tls.js';
 import { timing } from './timing.js';
 
 /** The jars a Curator 5.4 client needs, as Debian names them. */
@@ -101,6 +107,14 @@ export interface JavaPeerOptions {
    * /usr/share/java, a path is taken as is. Default: none.
    */
   readonly extraJars?: readonly string[];
+  /**
+   * Connect the peer's ZooKeeper client (and so Curator) over TLS, to a secure client port
+   * (`server.secureConnectString` in `args`): sets `zookeeper.client.secure`, Netty's client
+   * socket and PEM trust and key stores, and puts Netty's jars on the classpath. Default: plaintext.
+   */
+  readonly tls?: JavaPeerTlsOptions;
+  /** JVM system properties (`-Dkey=value`), after (and over) the ones `tls` sets. Default: none. */
+  readonly systemProperties?: Readonly<Record<string, string>>;
 }
 
 /** A running Java Curator peer speaking the line protocol. */
@@ -133,13 +147,19 @@ export class JavaPeer {
   static async start(options: JavaPeerOptions): Promise<JavaPeer> {
     const classesDir = await compileJavaPeer(options.source, options.extraJars);
     const mainClass = basename(options.source).replace(/\.java$/, '');
+    const jars = [...(options.extraJars ?? []), ...(options.tls ? NETTY_CLIENT_JARS : [])];
+    const properties = {
+      ...(options.tls && javaClientTlsProperties(options.tls)),
+      ...options.systemProperties,
+    };
     const child = spawn(
       findJava(),
       [
         '-Xmx128m',
         '-XX:TieredStopAtLevel=1',
+        ...systemPropertyFlags(properties),
         '-cp',
-        `${classesDir}:${curatorClasspath(options.extraJars)}`,
+        `${classesDir}:${curatorClasspath(jars)}`,
         mainClass,
         ...(options.args ?? []),
       ],
