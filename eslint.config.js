@@ -19,7 +19,7 @@ const NZC_SPECIFIER = '/^node-zookeeper-client(?![\\w-])/';
 const FRAMEWORK_LAYERS = [
   ['errors', 'async', 'logging', 'streams'],
   ['checks'],
-  ['paths', 'tls'],
+  ['paths', 'tls', 'sasl'],
   ['retry', 'telemetry'],
   ['zk'],
   ['state'],

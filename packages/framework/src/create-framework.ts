@@ -36,6 +36,8 @@ import type { MeterProviderLike, TracerProviderLike } from './telemetry/otel-typ
 import { RequestTelemetry } from './telemetry/request-telemetry.js';
 import { validateFrameworkOptions } from './validate-framework-options.js';
 import { tlsSource, type TlsOption } from './tls/tls-options.js';
+import type { SaslOptions } from './sasl/sasl-mechanism.js';
+import { describeSasl, saslMechanismOf } from './sasl/sasl-options.js';
 
 /** Options of {@link createFramework}. Only `connectString` is required. */
 export interface FrameworkOptions {
@@ -68,6 +70,14 @@ export interface FrameworkOptions {
     /** The scheme's credentials, e.g. `'user:password'` for digest; strings are sent as UTF-8. */
     readonly auth: string | Buffer;
   }[];
+  /**
+   * SASL authentication on every new connection, before any other request (ZooKeeper's JAAS
+   * `Client` section): `{ mechanism: 'DIGEST-MD5', username, password }`, or a
+   * {@link SaslMechanism} of your own. A refusal is terminal: `start()` and every operation
+   * reject with an AuthFailedError saying why. Authentication only; pair it with TLS for
+   * confidentiality. Default none. See docs/framework/sasl.md.
+   */
+  readonly sasl?: SaslOptions;
   /** ACLs for created nodes. Default world:anyone, all permissions. */
   readonly aclProvider?: AclProvider;
   /**
@@ -188,6 +198,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
       scheme,
       auth: typeof auth === 'string' ? Buffer.from(auth) : auth,
     })),
+    sasl: options.sasl === undefined ? undefined : describeSasl(saslMechanismOf(options.sasl)),
     watchBudgetBytes,
     logger,
     logConnectionFailures: issues.mode !== 'off',

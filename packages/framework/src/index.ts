@@ -3,6 +3,8 @@
 // The client
 export { createFramework } from './create-framework.js';
 export type { FrameworkOptions } from './create-framework.js';
+export type { DigestMd5SaslOptions, SaslMechanism, SaslOptions } from './sasl/sasl-mechanism.js';
+export { DigestMd5Mechanism, type DigestMd5MechanismOptions } from './sasl/digest-md5-mechanism.js';
 export { FrameworkClient } from './client/framework-client.js';
 export type { FrameworkState } from './client/framework-client.js';
 export type {

@@ -10,6 +10,7 @@ import { JUTE_MAX_BUFFER_BYTES } from './paths/validate-data.js';
 import { closestName } from './checks/closest-name.js';
 import type { FrameworkOptions } from './create-framework.js';
 import { validateTlsOption } from './tls/validate-tls-option.js';
+import { validateSaslOptions } from './sasl/sasl-options.js';
 
 /** Every option createFramework knows; anything else is a typo to report, not to ignore. */
 const KNOWN_OPTIONS: readonly (keyof FrameworkOptions)[] = [
@@ -23,6 +24,7 @@ const KNOWN_OPTIONS: readonly (keyof FrameworkOptions)[] = [
   'errorPolicy',
   'sessionExpirationPercent',
   'authInfo',
+  'sasl',
   'aclProvider',
   'connectionIssueLogging',
   'watchBudgetBytes',
@@ -98,6 +100,7 @@ export function validateFrameworkOptions(options: FrameworkOptions): void {
     validatePath(options.writeWitnessPath, { allowRoot: false });
   }
   validateAuthInfo(options.authInfo);
+  validateSaslOptions(options.sasl);
   validateRetryPolicy(options.retryPolicy);
   validateAclProvider(options.aclProvider);
   validateTlsOption(options.tls);

@@ -3,6 +3,7 @@ export { TestingServer, type TestingServerOptions } from './testing-server.js';
 export { TestingCluster, type TestingClusterOptions } from './testing-cluster.js';
 export type { ClusterServer } from './cluster-member.js';
 export type { ZooKeeperConfigOptions } from './zoo-cfg.js';
+export type { SaslClientCredentials, SaslServerOptions } from './sasl-jaas.js';
 export { killSession, type KillSessionOptions } from './kill-session.js';
 export { sessionIdHex, type SessionCredentials, type SessionOwner } from './session-credentials.js';
 export { FaultProxy, type FaultProxyOptions } from './fault-proxy.js';

@@ -5,7 +5,7 @@
 // peer never outlives the test process, whatever way that ends.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -17,6 +17,7 @@ import {
   type JavaPeerTlsOptions,
 } from './java-peer-tls.js';
 import { timing } from './timing.js';
+import { saslClientJvmFlags, type SaslClientCredentials } from './sasl-jaas.js';
 
 /** The jars a Curator 5.4 client needs, as Debian names them. */
 export const CURATOR_CLIENT_JARS = [
@@ -115,6 +116,12 @@ export interface JavaPeerOptions {
   readonly tls?: JavaPeerTlsOptions;
   /** JVM system properties (`-Dkey=value`), after (and over) the ones `tls` sets. Default: none. */
   readonly systemProperties?: Readonly<Record<string, string>>;
+  /**
+   * SASL DIGEST-MD5 credentials: the peer's ZooKeeper client authenticates with them (a JAAS
+   * `Client` section with DigestLoginModule, `zookeeper.sasl.client=true`), as a Java service
+   * configured for a SASL server does. Default: none.
+   */
+  readonly sasl?: SaslClientCredentials;
 }
 
 /** A running Java Curator peer speaking the line protocol. */
@@ -152,9 +159,13 @@ export class JavaPeer {
       ...(options.tls && javaClientTlsProperties(options.tls)),
       ...options.systemProperties,
     };
+    // The JAAS file lives as long as the peer: the JVM reads it at its first connection.
+    const jaasDir = options.sasl ? mkdtempSync(join(tmpdir(), 'zkrecipes-peer-jaas-')) : undefined;
+    const saslFlags = jaasDir && options.sasl ? saslClientJvmFlags(jaasDir, options.sasl) : [];
     const child = spawn(
       findJava(),
       [
+        ...saslFlags,
         '-Xmx128m',
         '-XX:TieredStopAtLevel=1',
         ...systemPropertyFlags(properties),
@@ -165,6 +176,7 @@ export class JavaPeer {
       ],
       { stdio: ['pipe', 'pipe', 'pipe'] },
     );
+    if (jaasDir) child.once('exit', () => rmSync(jaasDir, { recursive: true, force: true }));
     const peer = new JavaPeer(child, timing.ms(options.replyTimeoutMs ?? 10_000));
     await peer.expectLine(/^READY/);
     return peer;

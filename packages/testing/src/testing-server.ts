@@ -15,6 +15,7 @@ import {
   type ZooKeeperConfigOptions,
 } from './zoo-cfg.js';
 import { findJava, zookeeperClasspath } from './zookeeper-classpath.js';
+import { saslServerJvmFlags, type SaslServerOptions } from './sasl-jaas.js';
 import { ZooKeeperProcess, ZooKeeperStartError } from './zookeeper-process.js';
 import { secureClientPortConfig, type SecureClientPortOptions } from './secure-client-port.js';
 import { TlsMaterial } from './tls-material.js';
@@ -32,6 +33,12 @@ export interface TestingServerOptions extends ZooKeeperConfigOptions {
    * Sessions with a client certificate are authenticated as `x509:<subject DN>`.
    */
   tls?: true | SecureClientPortOptions;
+  /**
+   * Accept SASL DIGEST-MD5 for these users (a JAAS `Server` section and ZooKeeper's
+   * SASLAuthenticationProvider), and with `required: true` require it of every session.
+   * Default: no SASL.
+   */
+  sasl?: SaslServerOptions;
 }
 
 /**
@@ -102,6 +109,7 @@ export class TestingServer implements AsyncDisposable {
       const port = options.port ?? ports[0] ?? 0;
       const securePort = material ? ports[1] : undefined;
       const configFile = join(tempDir, 'zoo.cfg');
+      const saslFlags = options.sasl ? saslServerJvmFlags(tempDir, options.sasl) : [];
       const secureLines =
         material && securePort !== undefined
           ? secureClientPortConfig(material, securePort, tls?.clientAuth)
@@ -117,7 +125,7 @@ export class TestingServer implements AsyncDisposable {
           classpath,
           mainClass: MAIN_CLASS,
           configFile,
-          jvmFlags,
+          jvmFlags: [...saslFlags, ...jvmFlags],
           logFile: join(tempDir, 'zookeeper.log'),
           cleanupDir: tempDir,
         });

@@ -46,3 +46,4 @@ export {
 export type { WatcherEvent } from './watch-codec.js';
 export { decodeInt, decodeStrings, encodePath } from './path-request-codec.js';
 export { decodeGetChildren2, decodeGetData, encodePathWatch, encodeSetData } from './read-codec.js';
+export { decodeSaslResponse, encodeSaslRequest } from './sasl-codec.js';

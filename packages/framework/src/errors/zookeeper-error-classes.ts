@@ -88,8 +88,9 @@ export class NoAuthError extends ZooKeeperError {
 }
 
 /**
- * The server rejected the client's credentials (`authInfo`). Terminal: the client stops
- * connecting and every operation rejects with it; create a new client with valid credentials.
+ * The server rejected the client's credentials (`authInfo`, or the `sasl` exchange), or requires
+ * SASL of a client without it. Terminal: the client stops connecting and every operation
+ * rejects with it; create a new client with valid credentials.
  */
 export class AuthFailedError extends ZooKeeperError {
   /** Always `'AuthFailedError'`, so logs and `err.name` checks tell this error apart. */

@@ -67,6 +67,9 @@ import { tapConnectionAttempts } from './nzc-attempt-tap.js';
 import { useTlsSockets } from './nzc-tls-socket.js';
 import type { TlsSource } from '../tls/tls-options.js';
 import { assertSupportedNzc, nzcErrorCodes } from './nzc-internals.js';
+import { tapSaslHandshake } from './nzc-sasl-tap.js';
+import type { SaslMechanism } from '../sasl/sasl-mechanism.js';
+import { AuthFailedError } from '../errors/zookeeper-error-classes.js';
 import type { ServerAddress } from '../paths/connect-string.js';
 import type {
   Acl,
@@ -151,6 +154,12 @@ export interface NzcHandleOptions {
   /** Upper bound of nzc's random pause after every server was tried once. */
   spinDelayMs: number;
   authInfo: readonly { scheme: string; auth: Buffer }[];
+  /**
+   * SASL to run on every new connection before nzc sees it as up (see nzc-sasl-tap.ts);
+   * `describe` names it in errors, e.g. `DIGEST-MD5 as 'bob'`.
+   */
+  sasl?: { readonly mechanism: SaslMechanism; readonly describe: string } | undefined;
+  /** 'authFailed' comes with `authFailure` set when this handle knows why. */
   onEvent: (event: NzcHandleEvent) => void;
   /** Called for every reply (and event) from the server: proof the connection is alive. */
   onTraffic: () => void;
@@ -214,6 +223,14 @@ export class NzcHandle {
     // Shuffled as nzc does, so clients of one ensemble spread over its servers.
     const manager = this.#client.connectionManager;
     manager.servers = shuffled(options.servers);
+    // Installed before the reply tap, so it sees whole frames.
+    if (options.sasl) {
+      tapSaslHandshake(manager, {
+        ...options.sasl,
+        isOver: () => this.#closed,
+        onFailure: (error) => this.#failAuthentication(error, options.onEvent),
+      });
+    }
     // The tap answers the raw requests' replies and decodes the notifications, which go on to
     // nzc's watcher manager (below) with the chroot removed, as nzc's decoder removes it.
     new NzcReplyTap(manager, {
@@ -224,6 +241,15 @@ export class NzcHandle {
           path: withoutChroot(manager.chrootPath, event.path),
         }),
       nzcKnowsCode: (code) => nzcCodes.has(code),
+      onSaslRequired: () =>
+        this.#failAuthentication(
+          new AuthFailedError({
+            detail:
+              'the server requires SASL authentication and closed the session (SESSION_CLOSED_REQUIRE_SASL_AUTH); give the client the sasl option',
+            cause: errorFromCode(ZooKeeperErrorCode.SESSION_CLOSED_REQUIRE_SASL_AUTH),
+          }),
+          options.onEvent,
+        ),
     });
     // Credentials registered before connect() are sent right after every handshake, ahead of
     // anything the connection releases once it sees 'connected'.
@@ -279,6 +305,29 @@ export class NzcHandle {
   readonly #onTraffic: () => void;
   readonly #inOrder: (settle: () => void) => void;
   #server: ServerAddress | undefined;
+  #authFailure: AuthFailedError | undefined;
+
+  /** Why the server (or the SASL exchange) refused this client, once it did: terminal. */
+  get authFailure(): AuthFailedError | undefined {
+    return this.#authFailure;
+  }
+
+  /**
+   * A request's error: the handle's terminal AuthFailedError for the reply that said the
+   * server requires SASL (so every rejection from then on is the same error), else wireError.
+   */
+  #wireError(error: NzcRequestError, path: string | undefined): ZooKeeperError {
+    if (error.code === ZooKeeperErrorCode.SESSION_CLOSED_REQUIRE_SASL_AUTH && this.#authFailure) {
+      return this.#authFailure;
+    }
+    return wireError(error, path);
+  }
+
+  #failAuthentication(error: AuthFailedError, onEvent: (event: NzcHandleEvent) => void): void {
+    if (this.#closed || this.#authFailure) return;
+    this.#authFailure = error;
+    onEvent('authFailed');
+  }
   #connectSentAtMs = 0;
   #lastHeardMs: number | undefined;
 
@@ -588,7 +637,7 @@ export class NzcHandle {
         const local = error !== null && LOCAL_FAILURE_CODES.has(error.code);
         const instead = local ? undefined : onReply?.(error);
         if (instead) resolve(instead.value);
-        else if (error) reject(wireError(error, path));
+        else if (error) reject(this.#wireError(error, path));
         else if (!(body instanceof Buffer)) {
           reject(new Error('a decoded read was answered without a body'));
         } else {
@@ -661,7 +710,7 @@ export class NzcHandle {
       const sentAtMs = this.#send();
       this.#client.connectionManager.queue(request, (error) => {
         this.#replied(sentAtMs, error);
-        if (error) reject(wireError(error, path));
+        if (error) reject(this.#wireError(error, path));
         else resolve();
       });
     });

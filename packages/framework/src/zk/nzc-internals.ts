@@ -40,6 +40,7 @@ const MANAGER_MEMBERS: Readonly<Record<string, Check>> = {
   servers: isArray,
   pendingQueue: isArray,
   zxid: (value) => Buffer.isBuffer(value),
+  xid: (value) => typeof value === 'number',
   watcherManager: isObject,
   'watcherManager.emit': isFunction,
   connectTimeout: (value) => typeof value === 'number',

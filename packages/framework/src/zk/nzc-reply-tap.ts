@@ -58,6 +58,12 @@ export interface NzcReplyTapOptions {
   readonly notify: (event: WatcherEvent) => void;
   /** Whether nzc's own reply handling takes this error code (its Exception.create knows it). */
   readonly nzcKnowsCode: (code: number) => boolean;
+  /**
+   * Called as a reply (to anything, a ping included) says SESSION_CLOSED_REQUIRE_SASL_AUTH: the
+   * server requires SASL of this connection and is closing it, and every new one will meet the
+   * same answer. Before the reply itself is handled.
+   */
+  readonly onSaslRequired?: () => void;
 }
 
 /** The xid of a watch notification. */
@@ -69,6 +75,8 @@ const LENGTH_BYTES = 4;
 const REPLY_HEADER_BYTES = 16;
 const ZXID_OFFSET = LENGTH_BYTES + 4;
 const ERR_OFFSET = LENGTH_BYTES + 12;
+/** The server requires SASL and closes the connection (-124). */
+const SESSION_CLOSED_REQUIRE_SASL_AUTH = -124;
 
 export class NzcReplyTap {
   readonly #manager: TappableConnectionManager;
@@ -139,6 +147,9 @@ export class NzcReplyTap {
     if (frame.length < LENGTH_BYTES + REPLY_HEADER_BYTES) return frame;
     const xid = readInt32(frame, LENGTH_BYTES);
     if (xid === XID_NOTIFICATION) return this.#notification(frame);
+    if (readInt32(frame, ERR_OFFSET) === SESSION_CLOSED_REQUIRE_SASL_AUTH) {
+      this.#options.onSaslRequired?.();
+    }
     if (xid < 0) return frame; // ping, auth
     // Replies come in request order: this one answers the head of nzc's pending queue (on any
     // other xid nzc drops the connection, so that case stays nzc's).

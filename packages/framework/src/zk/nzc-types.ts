@@ -99,6 +99,8 @@ export interface NzcConnectionManager {
   readonly pendingQueue: PendingPacket[];
   /** The zxid of the last reply; the reply tap notes the ones it answers, as nzc does. */
   zxid: Buffer;
+  /** nzc's xid counter; the SASL tap takes its requests' xids from it, as nzc's own requests. */
+  xid: number;
   /**
    * nzc's one-shot watcher registration, as its own reads call it when a reply is read: the
    * adapter calls them for the reads it sends itself, so SetWatches on reconnect and event

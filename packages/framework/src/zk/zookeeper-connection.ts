@@ -41,6 +41,7 @@ import type {
 import { onAbort } from '../async/on-abort.js';
 import { isAbortOf, untilAborted } from '../async/until-aborted.js';
 import type { TlsSource } from '../tls/tls-options.js';
+import type { SaslMechanism } from '../sasl/sasl-mechanism.js';
 
 export interface ZooKeeperConnectionOptions {
   readonly connectString: string;
@@ -50,6 +51,8 @@ export interface ZooKeeperConnectionOptions {
   /** Deadline of a request the server has not answered; then OPERATION_TIMEOUT. */
   readonly requestTimeoutMs: number;
   readonly authInfo: readonly { scheme: string; auth: Buffer }[];
+  /** SASL on every new connection, before anything else is sent (see nzc-sasl-tap.ts). */
+  readonly sasl?: { readonly mechanism: SaslMechanism; readonly describe: string } | undefined;
   readonly watchBudgetBytes: number;
   readonly logger: Logger;
   readonly reportUnhandledError: (error: unknown, context: string) => void;
@@ -527,6 +530,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
       sessionTimeoutMs: this.#options.sessionTimeoutMs,
       spinDelayMs: 200,
       authInfo: this.#options.authInfo,
+      sasl: this.#options.sasl,
       onEvent: (event) => this.#onHandleEvent(handle, event),
       onTraffic: () => this.#health.trafficSeen(),
       onNotification: (event) => {
@@ -585,14 +589,19 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     );
   }
 
-  /** AUTH_FAILED is terminal, as in ZooKeeper's own client: no reconnect, every wait ends. */
+  /**
+   * AUTH_FAILED is terminal, as in ZooKeeper's own client: no reconnect, every wait ends. The
+   * handle says why when it knows (a SASL refusal, a server that requires SASL).
+   */
   #failAuthentication(handle: NzcHandle): void {
     if (this.#authFailure) return;
-    const error = new AuthFailedError({
-      detail: 'the server rejected the credentials (authInfo); create a client with valid ones',
-    });
+    const error =
+      handle.authFailure ??
+      new AuthFailedError({
+        detail: 'the server rejected the credentials (authInfo); create a client with valid ones',
+      });
     this.#authFailure = error;
-    this.#options.logger.error('authentication failed (authInfo rejected by the server)');
+    this.#options.logger.error('authentication failed', { reason: error.message });
     this.#health.stop();
     this.#setDisconnected();
     handle.abandon();

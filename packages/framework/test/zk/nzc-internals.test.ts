@@ -12,6 +12,7 @@ function fakeNzc(change: { client?: object; manager?: object; module?: object } 
     servers: [],
     pendingQueue: [],
     zxid: Buffer.alloc(8),
+    xid: 0,
     connectTimeout: 10_000,
     chrootPath: undefined,
     connectTimeoutHandler: null,
