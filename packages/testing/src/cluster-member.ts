@@ -24,6 +24,8 @@ export interface ClusterServer {
   readonly port: number;
   /** This server alone: `127.0.0.1:<port>`. */
   readonly connectString: string;
+  /** The secure client port (TLS), when the cluster was started with `tls`; kept across restarts. */
+  readonly securePort: number | undefined;
   /** ZooKeeper's dataDir (myid, snapshots, transaction log), kept across kills and restarts. */
   readonly dataDir: string;
   /** True while the server's JVM is alive (also while paused). */
@@ -35,6 +37,8 @@ export interface ClusterServer {
 export interface ClusterMemberSetup {
   index: number;
   clientPort: number;
+  /** The secure client port, when the cluster serves TLS. */
+  securePort?: number;
   /** The cluster's temp dir: the member's dir goes inside, the watchdog removes it all. */
   clusterDir: string;
   /** Lines every member shares: server.N, initLimit, ... */
@@ -48,6 +52,7 @@ export class ClusterMember implements ClusterServer {
   readonly host = LOOPBACK;
   readonly index: number;
   readonly port: number;
+  readonly securePort: number | undefined;
   readonly dir: string;
   /** The current JVM; undefined before the first launch. */
   jvm: ZooKeeperProcess | undefined;
@@ -58,6 +63,7 @@ export class ClusterMember implements ClusterServer {
     this.#setup = setup;
     this.index = setup.index;
     this.port = setup.clientPort;
+    this.securePort = setup.securePort;
     this.dir = join(setup.clusterDir, `server-${this.id}`);
     mkdirSync(this.dataDir, { recursive: true });
     writeFileSync(join(this.dataDir, 'myid'), `${this.id}\n`);

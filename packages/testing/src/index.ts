@@ -48,5 +48,6 @@ export {
   JavaPeer,
   type JavaPeerOptions,
 } from './java-peer.js';
+export { javaClientTlsProperties, type JavaPeerTlsOptions } from './java-peer-tls.js';
 export { TlsMaterial, type TlsIdentity, type TlsMaterialOptions } from './tls-material.js';
 export type { ClientAuth, SecureClientPortOptions } from './secure-client-port.js';

@@ -10,6 +10,12 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { DEFAULT_JAR_DIR, findJava } from './zookeeper-classpath.js';
+import {
+  javaClientTlsProperties,
+  NETTY_CLIENT_JARS,
+  systemPropertyFlags,
+  type JavaPeerTlsOptions,
+} from './java-peer-tls.js';
 import { timing } from './timing.js';
 import { saslClientJvmFlags, type SaslClientCredentials } from './sasl-jaas.js';
 
@@ -103,6 +109,14 @@ export interface JavaPeerOptions {
    */
   readonly extraJars?: readonly string[];
   /**
+   * Connect the peer's ZooKeeper client (and so Curator) over TLS, to a secure client port
+   * (`server.secureConnectString` in `args`): sets `zookeeper.client.secure`, Netty's client
+   * socket and PEM trust and key stores, and puts Netty's jars on the classpath. Default: plaintext.
+   */
+  readonly tls?: JavaPeerTlsOptions;
+  /** JVM system properties (`-Dkey=value`), after (and over) the ones `tls` sets. Default: none. */
+  readonly systemProperties?: Readonly<Record<string, string>>;
+  /**
    * SASL DIGEST-MD5 credentials: the peer's ZooKeeper client authenticates with them (a JAAS
    * `Client` section with DigestLoginModule, `zookeeper.sasl.client=true`), as a Java service
    * configured for a SASL server does. Default: none.
@@ -140,6 +154,11 @@ export class JavaPeer {
   static async start(options: JavaPeerOptions): Promise<JavaPeer> {
     const classesDir = await compileJavaPeer(options.source, options.extraJars);
     const mainClass = basename(options.source).replace(/\.java$/, '');
+    const jars = [...(options.extraJars ?? []), ...(options.tls ? NETTY_CLIENT_JARS : [])];
+    const properties = {
+      ...(options.tls && javaClientTlsProperties(options.tls)),
+      ...options.systemProperties,
+    };
     // The JAAS file lives as long as the peer: the JVM reads it at its first connection.
     const jaasDir = options.sasl ? mkdtempSync(join(tmpdir(), 'zkrecipes-peer-jaas-')) : undefined;
     const saslFlags = jaasDir && options.sasl ? saslClientJvmFlags(jaasDir, options.sasl) : [];
@@ -149,8 +168,9 @@ export class JavaPeer {
         ...saslFlags,
         '-Xmx128m',
         '-XX:TieredStopAtLevel=1',
+        ...systemPropertyFlags(properties),
         '-cp',
-        `${classesDir}:${curatorClasspath(options.extraJars)}`,
+        `${classesDir}:${curatorClasspath(jars)}`,
         mainClass,
         ...(options.args ?? []),
       ],

@@ -12,6 +12,8 @@ import { timing } from './timing.js';
 import { CONFIG_DEFAULTS, type ZooKeeperConfigOptions } from './zoo-cfg.js';
 import { findJava, zookeeperClasspath } from './zookeeper-classpath.js';
 import { ZooKeeperStartError, type ZooKeeperProcess } from './zookeeper-process.js';
+import { secureClientPortConfig, type SecureClientPortOptions } from './secure-client-port.js';
+import { TlsMaterial } from './tls-material.js';
 
 /** Start-up attempts when another process grabs one of the free ports first. */
 const BIND_ATTEMPTS = 3;
@@ -23,6 +25,12 @@ export interface TestingClusterOptions extends ZooKeeperConfigOptions {
   initLimit?: number;
   /** Ticks a follower may lag behind the leader. Default 5. */
   syncLimit?: number;
+  /**
+   * Every member also serves a secure (TLS) client port, as TestingServer's `tls` option does,
+   * with one material for all: `true` for a fresh TlsMaterial and `clientAuth: 'want'`. Only
+   * the client side is TLS; the quorum's own connections stay plaintext.
+   */
+  tls?: true | SecureClientPortOptions;
 }
 
 /**
@@ -42,14 +50,24 @@ export interface TestingClusterOptions extends ZooKeeperConfigOptions {
 export class TestingCluster implements AsyncDisposable {
   /** The temp dir holding every member's config, log and data; removed by close(). */
   readonly tempDir: string;
+  /** The certificates of the secure client ports, when started with `tls`. */
+  readonly tls: TlsMaterial | undefined;
   #members: ClusterMember[];
   #options: TestingClusterOptions;
+  /** True when the material was made here, and is closed with the cluster (set once started). */
+  #ownsMaterial = false;
   #closed = false;
 
-  private constructor(tempDir: string, members: ClusterMember[], options: TestingClusterOptions) {
+  private constructor(
+    tempDir: string,
+    members: ClusterMember[],
+    options: TestingClusterOptions,
+    material: TlsMaterial | undefined,
+  ) {
     this.tempDir = tempDir;
     this.#members = members;
     this.#options = options;
+    this.tls = material;
   }
 
   /** Starts every server and resolves once each serves as leader or follower. */
@@ -58,11 +76,14 @@ export class TestingCluster implements AsyncDisposable {
     if (!Number.isInteger(size) || size < 1) throw new Error(`TestingCluster: bad size ${size}`);
     const classpath = zookeeperClasspath({ jarDir: options.jarDir });
     const java = findJava();
+    const tls = options.tls === true ? {} : options.tls;
+    const material = tls && (tls.material ?? (await TlsMaterial.create()));
+    const ownsMaterial = material !== undefined && tls?.material === undefined;
     for (let attempt = 1; ; attempt++) {
       const clusterDir = mkdtempSync(join(tmpdir(), 'zkrecipes-cluster-'));
       processReaper.trackDir(clusterDir);
-      // Client, quorum and election port per server, all distinct.
-      const ports = await freePorts(size * 3);
+      // Client, quorum and election port per server, all distinct; then the secure ports.
+      const ports = await freePorts(size * (material ? 4 : 3));
       const port = (i: number): number => ports[i] ?? 0;
       const quorum: Record<string, string> = {
         initLimit: String(options.initLimit ?? 10),
@@ -73,28 +94,37 @@ export class TestingCluster implements AsyncDisposable {
       for (let i = 0; i < size; i++) {
         quorum[`server.${i + 1}`] = `${LOOPBACK}:${port(size + 2 * i)}:${port(size + 2 * i + 1)}`;
       }
-      const members = Array.from(
-        { length: size },
-        (_, index) =>
-          new ClusterMember({
-            index,
-            clientPort: port(index),
-            clusterDir,
-            quorum,
-            java,
-            classpath,
-            options,
-          }),
-      );
-      const cluster = new TestingCluster(clusterDir, members, options);
+      const members = Array.from({ length: size }, (_, index) => {
+        const securePort = material ? port(size * 3 + index) : undefined;
+        const secureLines =
+          material && securePort !== undefined
+            ? secureClientPortConfig(material, securePort, tls.clientAuth)
+            : {};
+        return new ClusterMember({
+          index,
+          clientPort: port(index),
+          securePort,
+          clusterDir,
+          quorum,
+          java,
+          classpath,
+          options: { ...options, properties: { ...secureLines, ...options.properties } },
+        });
+      });
+      const cluster = new TestingCluster(clusterDir, members, options, material);
       try {
         for (const member of members) member.launch();
         await Promise.all(members.map((member) => member.waitServing(cluster.#startTimeoutMs())));
+        // Only now: the material outlives a failed attempt, for the next one.
+        cluster.#ownsMaterial = ownsMaterial;
         return cluster;
       } catch (error) {
         await cluster.close();
         const retry = error instanceof ZooKeeperStartError && error.bindConflict;
-        if (!retry || attempt >= BIND_ATTEMPTS) throw error;
+        if (!retry || attempt >= BIND_ATTEMPTS) {
+          if (ownsMaterial) await material.close();
+          throw error;
+        }
       }
     }
   }
@@ -102,6 +132,17 @@ export class TestingCluster implements AsyncDisposable {
   /** Every server, comma-separated, for a client of the whole ensemble. */
   get connectString(): string {
     return this.#members.map((member) => member.connectString).join(',');
+  }
+
+  /**
+   * Every member's secure client port, comma-separated, for a TLS client of the whole ensemble;
+   * throws unless the cluster was started with `tls`.
+   */
+  get secureConnectString(): string {
+    if (this.tls === undefined) {
+      throw new Error('TestingCluster.secureConnectString: start the cluster with the tls option');
+    }
+    return this.#members.map((member) => `${member.host}:${member.securePort}`).join(',');
   }
 
   /** The members by index (0-based). */
@@ -176,6 +217,7 @@ export class TestingCluster implements AsyncDisposable {
     );
     rmSync(this.tempDir, { recursive: true, force: true, maxRetries: 3, retryDelay: 20 });
     processReaper.untrackDir(this.tempDir);
+    if (this.#ownsMaterial) await this.tls?.close();
   }
 
   /** Calls `close()`, so `await using` releases this at the end of the block. */

@@ -141,6 +141,7 @@ export class TlsMaterial implements AsyncDisposable {
     return Promise.resolve();
   }
 
+  /** Calls `close()`, so `await using` removes the files at the end of the block. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
