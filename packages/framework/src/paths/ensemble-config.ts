@@ -1,7 +1,7 @@
 // The ensemble's configuration as ZooKeeper 3.5+ keeps it in /zookeeper/config: one
 // `server.<id>=...` line per member, then `version=<hex>`. Parsed here once for getConfig,
 // reconfig's reply and the ensemble tracker (docs/framework/ensembles.md).
-import { Buffer } from 'node:buffer';
+import type { Buffer } from 'node:buffer';
 import type { ServerAddress } from './connect-string.js';
 
 /** Where ZooKeeper keeps the configuration, whatever the chroot or namespace. */
