@@ -49,8 +49,17 @@ export class EnsembleTracker {
 
   start(): void {
     this.#subscription = this.#options.changes.subscribe((change) => {
-      if (isConnectedState(change.state)) this.#read();
+      if (isConnectedState(change.state)) this.#read(this.#worthWatching());
     });
+  }
+
+  /**
+   * A configuration that names client addresses is followed with a watch; one without (static
+   * client ports, a standalone server) is only read again on the next connection, so a client
+   * of such a server holds no watch of ours (nor any of its watch budget).
+   */
+  #worthWatching(): boolean {
+    return this.#config !== undefined && clientServersOf(this.#config).length > 0;
   }
 
   close(): void {
@@ -59,29 +68,33 @@ export class EnsembleTracker {
     this.#watch?.abort();
   }
 
-  #read(): void {
+  #read(watched: boolean): void {
     if (this.#closed) return;
     this.#watch?.abort();
     const watch = new AbortController();
     this.#watch = watch;
     const read = ++this.#reads;
-    this.#options.ops
-      .getConfig((event) => {
-        // SESSION_EXPIRED: the new session's connection reads again.
-        if (event.type === 'NODE_DATA_CHANGED') this.#read();
-      }, watch.signal)
-      .then(
-        (reply) => {
-          if (read === this.#reads && !this.#closed) this.#apply(configFromReply(reply));
-        },
-        (error: unknown) => {
-          if (watch.signal.aborted || this.#closed) return;
-          // Gone with the connection: the next one reads again. NO_NODE: no dynamic config.
-          if (isConnectionLoss(error) || isSessionExpired(error) || isClosed(error)) return;
-          if (isNoNode(error)) return;
-          this.#logger.debug('could not read the ensemble configuration', { error });
-        },
-      );
+    const watcher = watched
+      ? (event: { type: string }): void => {
+          // SESSION_EXPIRED: the new session's connection reads again.
+          if (event.type === 'NODE_DATA_CHANGED') this.#read(true);
+        }
+      : undefined;
+    this.#options.ops.getConfig(watcher, watch.signal).then(
+      (reply) => {
+        if (read !== this.#reads || this.#closed) return;
+        this.#apply(configFromReply(reply));
+        // Worth following from now on: read again, leaving the watch.
+        if (!watched && this.#worthWatching()) this.#read(true);
+      },
+      (error: unknown) => {
+        if (watch.signal.aborted || this.#closed) return;
+        // Gone with the connection: the next one reads again. NO_NODE: no dynamic config.
+        if (isConnectionLoss(error) || isSessionExpired(error) || isClosed(error)) return;
+        if (isNoNode(error)) return;
+        this.#logger.debug('could not read the ensemble configuration', { error });
+      },
+    );
   }
 
   #apply(config: EnsembleConfig): void {
