@@ -133,7 +133,7 @@ describe('reconfig on a server without reconfigEnabled', () => {
       );
       assert.ok(error instanceof ReconfigDisabledError);
       assert.ok(isReconfigDisabled(error));
-      assert.equal((error as ReconfigDisabledError).zkCode, -123);
+      assert.equal(error.zkCode, -123);
     } finally {
       await client.close();
     }
