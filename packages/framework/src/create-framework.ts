@@ -18,7 +18,8 @@ import { createDefaultLogger, defaultLoggersFlushed } from './logging/create-def
 import { withChild, type LevelLogger } from './logging/with-child.js';
 import { validateTimeoutMs } from './checks/validate-number.js';
 import { JUTE_MAX_BUFFER_BYTES } from './paths/validate-data.js';
-import { chrootOf } from './paths/connect-string.js';
+import { parseConnectString } from './paths/connect-string.js';
+import { EnsembleTracker } from './client/ensemble-tracker.js';
 import { ExponentialBackoffRetry } from './retry/exponential-backoff-retry.js';
 import type { RetryPolicy } from './retry/retry-policy.js';
 import { ConnectionState, type ErrorPolicy } from './state/connection-state.js';
@@ -141,6 +142,14 @@ export interface FrameworkOptions {
    * makes parents. Default `'/zkrecipes-witnesses'`. See docs/framework/operations.md.
    */
   readonly writeWitnessPath?: string;
+  /**
+   * Follow the ensemble's membership (Curator's `ensembleTracker`): the client watches
+   * /zookeeper/config and, when members change, connects to the new members' client addresses
+   * from its next connection attempt on, keeping its session and chroot. `false` keeps the
+   * connect string's servers (or those of `updateServers`). Default true. See
+   * docs/framework/ensembles.md.
+   */
+  readonly ensembleTracker?: boolean;
 }
 
 /** Idempotent writes of one session in flight at once; more wait for a witness. */
@@ -259,6 +268,18 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
   const validUntilMs = (): number =>
     closed.signal.aborted ? -Infinity : states.validUntilMs(errorPolicy, connection.connected);
   const aclProvider = options.aclProvider ?? defaultAclProvider;
+  const { chroot } = parseConnectString(options.connectString);
+  const tracker =
+    options.ensembleTracker === false
+      ? undefined
+      : new EnsembleTracker({
+          ops: connection,
+          changes: states.changes,
+          servers: () => connection.servers,
+          updateServers: (servers) => connection.updateServers(servers),
+          logger,
+          report: reportUnhandledError,
+        });
   const useContainerParents = options.useContainerParents ?? true;
   const context: ClientContext = {
     ops: connection,
@@ -300,7 +321,10 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     callOrder: new CallOrderGate(closed.signal),
     maxRequestBytes,
     useContainerParents,
-    chrootBytes: Buffer.byteLength(chrootOf(options.connectString)),
+    chrootBytes: Buffer.byteLength(chroot ?? ''),
+    chroot,
+    servers: () => connection.servers,
+    updateServers: (servers) => connection.updateServers(servers),
     watchBudget,
     telemetry,
     health: () =>
@@ -334,6 +358,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
       if (options.closeOnExit) unregisterExitHook = registerCloseOnExit(lifecycle, { logger });
       const connect = (): void => {
         if (closed.signal.aborted) return;
+        tracker?.start();
         connection.start();
         if (options.detectEventLoopStalls ?? true) stalls.start();
       };
@@ -351,6 +376,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
       closed.abort();
       unregisterExitHook?.();
       stalls.stop();
+      tracker?.close();
       await connection.close();
       states.close();
       unhandled.complete();

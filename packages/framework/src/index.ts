@@ -32,6 +32,23 @@ export type {
 } from './client/transaction-op.js';
 export { aclProviderFrom, defaultAclProvider } from './client/acl-provider.js';
 export type { AclProvider, UnhandledError } from './client/client-context.js';
+export type {
+  EnsembleConfigWithStat,
+  GetConfigOptions,
+  JoiningServer,
+  ReconfigOptions,
+} from './client/ensemble-operations.js';
+export {
+  CONFIG_NODE,
+  clientServersOf,
+  formatEnsembleMember,
+  parseEnsembleConfig,
+} from './paths/ensemble-config.js';
+export type {
+  EnsembleConfig,
+  EnsembleMember,
+  EnsembleMemberRole,
+} from './paths/ensemble-config.js';
 export type { WatchBudget } from './zk/watch-registry.js';
 export type { StateChangedListener } from './state/subscribe-state-listener.js';
 
@@ -127,6 +144,9 @@ export {
   SessionExpiredError,
   UnimplementedError,
   WatchBudgetExceededError,
+  ReconfigDisabledError,
+  NewConfigNoQuorumError,
+  ReconfigInProgressError,
 } from './errors/zookeeper-error-classes.js';
 export type {
   OperationTimeoutErrorOptions,
@@ -157,6 +177,9 @@ export {
   isUnimplemented,
   isWatchBudgetExceeded,
   isZooKeeperError,
+  isReconfigDisabled,
+  isNewConfigNoQuorum,
+  isReconfigInProgress,
 } from './errors/predicates.js';
 export { TransactionFailedError } from './errors/transaction-failed-error.js';
 export type { TransactionOpOutcome } from './errors/transaction-failed-error.js';

@@ -37,6 +37,7 @@ const KNOWN_OPTIONS: readonly (keyof FrameworkOptions)[] = [
   'useContainerParents',
   'writeWitnessPath',
   'tls',
+  'ensembleTracker',
 ];
 
 function rejectUnknownOptions(options: object): void {
@@ -112,6 +113,7 @@ export function validateFrameworkOptions(options: FrameworkOptions): void {
     'detectEventLoopStalls',
     'useContainerParents',
     'telemetryPaths',
+    'ensembleTracker',
   ] as const) {
     const value = options[name];
     if (value !== undefined && typeof value !== 'boolean') {

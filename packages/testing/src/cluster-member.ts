@@ -46,6 +46,12 @@ export interface ClusterMemberSetup {
   java: string;
   classpath: string;
   options: ZooKeeperConfigOptions;
+  /**
+   * The member's dynamic configuration file (`server.N=...` lines, ZooKeeper 3.5+): written to
+   * `zoo.cfg.dynamic` and named by zoo.cfg's `dynamicConfigFile`. Default none (the quorum
+   * lines are in zoo.cfg).
+   */
+  dynamicConfig?: string;
 }
 
 export class ClusterMember implements ClusterServer {
@@ -67,10 +73,16 @@ export class ClusterMember implements ClusterServer {
     this.dir = join(setup.clusterDir, `server-${this.id}`);
     mkdirSync(this.dataDir, { recursive: true });
     writeFileSync(join(this.dataDir, 'myid'), `${this.id}\n`);
+    let quorum = setup.quorum;
+    if (setup.dynamicConfig !== undefined) {
+      const dynamicFile = join(this.dir, 'zoo.cfg.dynamic');
+      writeFileSync(dynamicFile, setup.dynamicConfig);
+      quorum = { ...quorum, dynamicConfigFile: dynamicFile };
+    }
     writeZooCfg(join(this.dir, 'zoo.cfg'), setup.options, {
       dataDir: this.dataDir,
       clientPort: this.port,
-      quorum: setup.quorum,
+      quorum,
     });
   }
 

@@ -1,6 +1,10 @@
 // Public surface of @zkrecipes/testing: explicit names only, types exported as types.
 export { TestingServer, type TestingServerOptions } from './testing-server.js';
-export { TestingCluster, type TestingClusterOptions } from './testing-cluster.js';
+export {
+  TestingCluster,
+  type ClusterReconfig,
+  type TestingClusterOptions,
+} from './testing-cluster.js';
 export type { ClusterServer } from './cluster-member.js';
 export type { ZooKeeperConfigOptions } from './zoo-cfg.js';
 export type { SaslClientCredentials, SaslServerOptions } from './sasl-jaas.js';

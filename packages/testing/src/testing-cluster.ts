@@ -1,10 +1,11 @@
 // A real ZooKeeper quorum on loopback, like Curator's TestingCluster: leader election,
 // a leader crash and a member rejoining are things only a quorum can show. Servers are
 // indexed from 0 (`servers[0]` has myid 1).
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ClusterMember, type ClusterServer } from './cluster-member.js';
+import { ClusterMember, type ClusterMemberSetup, type ClusterServer } from './cluster-member.js';
 import { fourLetterWord } from './four-letter-word.js';
 import { freePorts, LOOPBACK } from './free-port.js';
 import { processReaper } from './process-reaper.js';
@@ -14,6 +15,9 @@ import { findJava, zookeeperClasspath } from './zookeeper-classpath.js';
 import { ZooKeeperStartError, type ZooKeeperProcess } from './zookeeper-process.js';
 import { secureClientPortConfig, type SecureClientPortOptions } from './secure-client-port.js';
 import { TlsMaterial } from './tls-material.js';
+import { RawZooKeeperSession } from './wire/raw-zookeeper-session.js';
+import { RawZooKeeperError } from './wire/raw-zookeeper-error.js';
+import { ZooKeeperErrorCode } from './wire/protocol.js';
 
 /** Start-up attempts when another process grabs one of the free ports first. */
 const BIND_ATTEMPTS = 3;
@@ -31,6 +35,38 @@ export interface TestingClusterOptions extends ZooKeeperConfigOptions {
    * the client side is TLS; the quorum's own connections stay plaintext.
    */
   tls?: true | SecureClientPortOptions;
+  /**
+   * Dynamic reconfiguration (ZooKeeper 3.5+): zoo.cfg says `reconfigEnabled=true`, the
+   * members are in a dynamic configuration file (`server.N=host:quorum:election:participant;
+   * host:clientPort`, so /zookeeper/config names every member's client address), and the
+   * superuser of {@link TestingCluster.superAuth} may reconfigure. Enables `addServer`,
+   * `removeServer` and `reconfigure`. Default false.
+   */
+  reconfigEnabled?: boolean;
+}
+
+/** The superuser a reconfig-enabled cluster accepts (DigestAuthenticationProvider.superDigest). */
+const SUPER_USER = 'super';
+const SUPER_PASSWORD = 'zkrecipes-super';
+
+/** The JVM flag that makes `super:<password>` ZooKeeper's superuser. */
+function superDigestFlag(): string {
+  const digest = createHash('sha1').update(`${SUPER_USER}:${SUPER_PASSWORD}`).digest('base64');
+  return `-Dzookeeper.DigestAuthenticationProvider.superDigest=${SUPER_USER}:${digest}`;
+}
+
+/** A member's quorum and election ports. */
+interface PeerPorts {
+  readonly quorum: number;
+  readonly election: number;
+}
+
+/** What `TestingCluster.reconfigure` asks for; ids are myids (index + 1). */
+export interface ClusterReconfig {
+  /** `server.N=...` lines of servers to add. */
+  readonly joining?: readonly string[];
+  /** Ids of servers to remove. */
+  readonly leaving?: readonly number[];
 }
 
 /**
@@ -57,17 +93,21 @@ export class TestingCluster implements AsyncDisposable {
   /** True when the material was made here, and is closed with the cluster (set once started). */
   #ownsMaterial = false;
   #closed = false;
+  #peers: PeerPorts[];
+  #setup: Omit<ClusterMemberSetup, 'index' | 'clientPort' | 'dynamicConfig'> | undefined;
 
   private constructor(
     tempDir: string,
     members: ClusterMember[],
     options: TestingClusterOptions,
     material: TlsMaterial | undefined,
+    peers: PeerPorts[] = [],
   ) {
     this.tempDir = tempDir;
     this.#members = members;
     this.#options = options;
     this.tls = material;
+    this.#peers = peers;
   }
 
   /** Starts every server and resolves once each serves as leader or follower. */
@@ -91,9 +131,24 @@ export class TestingCluster implements AsyncDisposable {
         // A one-server "cluster" still runs the quorum code, as a leader.
         standaloneEnabled: 'false',
       };
-      for (let i = 0; i < size; i++) {
-        quorum[`server.${i + 1}`] = `${LOOPBACK}:${port(size + 2 * i)}:${port(size + 2 * i + 1)}`;
+      const peers = Array.from({ length: size }, (_, i) => ({
+        quorum: port(size + 2 * i),
+        election: port(size + 2 * i + 1),
+      }));
+      const reconfig = options.reconfigEnabled === true;
+      let dynamicConfig: string | undefined;
+      if (reconfig) {
+        quorum['reconfigEnabled'] = 'true';
+        dynamicConfig = peers.map((peer, i) => `${memberLine(i + 1, peer, port(i))}\n`).join('');
+      } else {
+        for (let i = 0; i < size; i++) {
+          quorum[`server.${i + 1}`] = `${LOOPBACK}:${peers[i]!.quorum}:${peers[i]!.election}`;
+        }
       }
+      const memberOptions = reconfig
+        ? { ...options, jvmFlags: [superDigestFlag(), ...(options.jvmFlags ?? [])] }
+        : options;
+      const setup = { clusterDir, quorum, java, classpath, options: memberOptions };
       const members = Array.from({ length: size }, (_, index) => {
         const securePort = material ? port(size * 3 + index) : undefined;
         const secureLines =
@@ -101,17 +156,19 @@ export class TestingCluster implements AsyncDisposable {
             ? secureClientPortConfig(material, securePort, tls.clientAuth)
             : {};
         return new ClusterMember({
+          ...setup,
           index,
           clientPort: port(index),
           securePort,
-          clusterDir,
-          quorum,
-          java,
-          classpath,
-          options: { ...options, properties: { ...secureLines, ...options.properties } },
+          dynamicConfig,
+          options: {
+            ...memberOptions,
+            properties: { ...secureLines, ...memberOptions.properties },
+          },
         });
       });
-      const cluster = new TestingCluster(clusterDir, members, options, material);
+      const cluster = new TestingCluster(clusterDir, members, options, material, peers);
+      cluster.#setup = setup;
       try {
         for (const member of members) member.launch();
         await Promise.all(members.map((member) => member.waitServing(cluster.#startTimeoutMs())));
@@ -182,6 +239,129 @@ export class TestingCluster implements AsyncDisposable {
     }
   }
 
+  /**
+   * The superuser's credentials of a `reconfigEnabled` cluster, as `authInfo` takes them: a
+   * client with them may reconfigure (write /zookeeper/config). Undefined otherwise.
+   */
+  get superAuth(): { scheme: 'digest'; auth: string } | undefined {
+    if (this.#options.reconfigEnabled !== true) return undefined;
+    return { scheme: 'digest', auth: `${SUPER_USER}:${SUPER_PASSWORD}` };
+  }
+
+  /**
+   * Server `index`'s line as reconfig's `joining` takes it:
+   * `server.<id>=127.0.0.1:<quorum>:<election>:participant;127.0.0.1:<clientPort>`.
+   */
+  memberLine(index: number): string {
+    const member = this.#member(index);
+    return memberLine(member.id, this.#peer(index), member.port);
+  }
+
+  /**
+   * Sends a reconfig as the superuser through a running member (its own connection, no
+   * retries); resolves the new /zookeeper/config data. Needs `reconfigEnabled`.
+   */
+  async reconfigure(change: ClusterReconfig): Promise<string> {
+    const auth = this.#reconfigAuth();
+    const running = this.#members.filter((member) => member.running);
+    if (running.length === 0) throw new Error('TestingCluster: no server is running');
+    const session = await RawZooKeeperSession.connect(
+      running.map((member) => member.connectString).join(','),
+      { requestTimeoutMs: 20_000 },
+    );
+    try {
+      await session.addAuth(auth.scheme, auth.auth);
+      return await session.reconfig({
+        joining: change.joining?.join(','),
+        leaving: change.leaving?.join(','),
+      });
+    } catch (error) {
+      // Removing the leader restarts every member's following: the reply is lost with the
+      // connection, though the change is made. What the ensemble then holds is the answer.
+      if (
+        !(error instanceof RawZooKeeperError) ||
+        error.code !== ZooKeeperErrorCode.CONNECTION_LOSS
+      ) {
+        throw error;
+      }
+      return (await this.#currentConfigLines(timing.ms(30_000)))
+        .map((line) => `${line}\n`)
+        .join('');
+    } finally {
+      await session.close();
+    }
+  }
+
+  /**
+   * Starts a new member (the next index, new ports) that knows the current configuration and
+   * itself, waits until it follows the leader, then reconfigures it into the ensemble. Resolves
+   * the new member. Needs `reconfigEnabled`.
+   */
+  async addServer(): Promise<ClusterServer> {
+    this.#reconfigAuth();
+    const setup = this.#setup;
+    if (setup === undefined) throw new Error('TestingCluster: not started');
+    const index = this.#members.length;
+    const [clientPort = 0, quorum = 0, election = 0] = await freePorts(3);
+    const peer = { quorum, election };
+    this.#peers[index] = peer;
+    const current = await this.#currentConfigLines();
+    const line = memberLine(index + 1, peer, clientPort);
+    const member = new ClusterMember({
+      ...setup,
+      index,
+      clientPort,
+      dynamicConfig: [...current, line].map((entry) => `${entry}\n`).join(''),
+    });
+    this.#members.push(member);
+    const jvm = member.launch();
+    try {
+      await member.waitServing(this.#startTimeoutMs());
+      await this.reconfigure({ joining: [line] });
+    } catch (error) {
+      await jvm.kill();
+      throw error;
+    }
+    return member;
+  }
+
+  /**
+   * Reconfigures server `index` out of the ensemble (its JVM keeps running: stop it with
+   * killServer). Resolves the new /zookeeper/config data. Needs `reconfigEnabled`.
+   */
+  removeServer(index: number): Promise<string> {
+    return this.reconfigure({ leaving: [this.#member(index).id] });
+  }
+
+  /** The `server.N=` lines of the configuration the running members hold now. */
+  async #currentConfigLines(connectTimeoutMs = 5000): Promise<string[]> {
+    const running = this.#members.filter((member) => member.running);
+    const session = await RawZooKeeperSession.connect(
+      running.map((member) => member.connectString).join(','),
+      { connectTimeoutMs },
+    );
+    try {
+      const data = (await session.getData('/zookeeper/config')).toString('utf8');
+      return data.split('\n').filter((entry) => entry.startsWith('server.'));
+    } finally {
+      await session.close();
+    }
+  }
+
+  #reconfigAuth(): { scheme: 'digest'; auth: string } {
+    const auth = this.superAuth;
+    if (auth === undefined) {
+      throw new Error('TestingCluster: start it with reconfigEnabled: true to reconfigure');
+    }
+    return auth;
+  }
+
+  #peer(index: number): PeerPorts {
+    const peer = this.#peers[index];
+    if (peer === undefined) throw new Error(`TestingCluster: no ports known for server ${index}`);
+    return peer;
+  }
+
   /** Index of the server whose `srvr` says `Mode: leader`; rejects if none does. */
   async findLeader(): Promise<number> {
     const timeoutMs = timing.ms(2000);
@@ -243,4 +423,9 @@ export class TestingCluster implements AsyncDisposable {
     if (!jvm?.running) throw new Error(`TestingCluster: server ${index} is not running`);
     return jvm;
   }
+}
+
+/** A member as a dynamic configuration (and reconfig's `joining`) names it. */
+function memberLine(id: number, peer: PeerPorts, clientPort: number): string {
+  return `server.${id}=${LOOPBACK}:${peer.quorum}:${peer.election}:participant;${LOOPBACK}:${clientPort}`;
 }

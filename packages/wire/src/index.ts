@@ -47,3 +47,5 @@ export type { WatcherEvent } from './watch-codec.js';
 export { decodeInt, decodeStrings, encodePath } from './path-request-codec.js';
 export { decodeGetChildren2, decodeGetData, encodePathWatch, encodeSetData } from './read-codec.js';
 export { decodeSaslResponse, encodeSaslRequest } from './sasl-codec.js';
+export { encodeReconfig } from './reconfig-codec.js';
+export type { ReconfigRequest } from './reconfig-codec.js';

@@ -15,6 +15,7 @@ import type { ZooKeeperOperations } from '../zk/zookeeper-operations.js';
 import type { WriteWitnesses } from './write-witnesses.js';
 import type { Acl, SessionCredentials } from '../zk/zookeeper-types.js';
 import type { WatchBudget } from '../zk/watch-registry.js';
+import type { ServerAddress } from '../paths/connect-string.js';
 
 /** Chooses ACLs for nodes the client creates (Curator's ACLProvider). */
 export interface AclProvider {
@@ -76,6 +77,12 @@ export interface ClientContext {
   readonly useContainerParents: boolean;
   /** Bytes the connect string's chroot adds to every path on the wire. */
   readonly chrootBytes: number;
+  /** The connect string's chroot, undefined for none. */
+  readonly chroot: string | undefined;
+  /** The servers connection attempts go to now. */
+  servers(): readonly ServerAddress[];
+  /** Uses `servers` for the next connection attempts; the current connection stays. */
+  updateServers(servers: readonly ServerAddress[]): void;
   /** The client's OpenTelemetry meter, tracer and instruments (recipes share them). */
   readonly telemetry: ClientTelemetries;
   /** See `FrameworkClient.health()`. */

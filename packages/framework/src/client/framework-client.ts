@@ -51,6 +51,16 @@ import {
   validateWatcher,
 } from './validate-operation-input.js';
 import { wrapWatcher } from './wrap-watcher.js';
+import {
+  configFromReply,
+  reconfigRequest,
+  serversOfUpdate,
+  validateGetConfigOptions,
+  type EnsembleConfigWithStat,
+  type GetConfigOptions,
+  type ReconfigOptions,
+} from './ensemble-operations.js';
+import { CONFIG_NODE, formatServer } from '../paths/ensemble-config.js';
 import { connectionBoundSignal } from '../state/connection-bound-signal.js';
 import { checkEventListener, checkListener } from '../checks/option-checks.js';
 import { ClosedError, IllegalStateError } from '../errors/zookeeper-error-classes.js';
@@ -799,6 +809,77 @@ export class FrameworkClient {
       throw error;
     }
     return watch;
+  }
+
+  /**
+   * The ensemble's configuration (ZooKeeper 3.5+ `getConfig`, Curator's `getConfig()`): the
+   * members of /zookeeper/config, read on the server's root whatever the connect string's
+   * chroot or this client's namespace. See docs/framework/ensembles.md.
+   */
+  async getConfig(options: GetConfigOptions = {}): Promise<EnsembleConfigWithStat> {
+    validateGetConfigOptions(options);
+    const { signal } = options;
+    const watcher =
+      options.watch === undefined || signal?.aborted === true
+        ? undefined
+        : wrapWatcher(options.watch, {
+            toClient: (serverPath) => serverPath,
+            report: (error, where) => this.#context.reportUnhandledError(error, where),
+            signal,
+          });
+    const reply = await this.#run(
+      'getConfig',
+      CONFIG_NODE,
+      () => this.#context.ops.getConfig(watcher, signal),
+      signal,
+    );
+    return configFromReply(reply);
+  }
+
+  /**
+   * Changes the ensemble's membership (ZooKeeper 3.5+ `reconfig`, Curator's `reconfig()`):
+   * servers `joining` and `leaving`, or the whole new list of `members`, optionally only from
+   * the configuration version `fromConfig`. Resolves the new configuration. The servers must
+   * run with `reconfigEnabled=true` (RECONFIG_DISABLED otherwise) and the session must be
+   * allowed to write /zookeeper/config (a superuser, NO_AUTH otherwise).
+   */
+  async reconfig(options: ReconfigOptions): Promise<EnsembleConfigWithStat> {
+    const request = reconfigRequest(options);
+    const { signal } = options;
+    const ambiguity = new WriteAmbiguity();
+    try {
+      const reply = await this.#run(
+        'reconfig',
+        CONFIG_NODE,
+        () => ambiguity.attempt(() => this.#context.ops.reconfig(request, signal)),
+        signal,
+      );
+      return configFromReply(reply);
+    } catch (error) {
+      throw ambiguity.ambiguous && isBadVersion(error)
+        ? new OutcomeUnknownError({ operation: 'reconfig', path: CONFIG_NODE, answer: error })
+        : error;
+    }
+  }
+
+  /**
+   * Connects to these servers from the next connection attempt on, for this session and any
+   * later one (kazoo's `set_hosts`); the current connection and session stay. `connectString`
+   * is `host:port[,...]`, with the client's own chroot or none. The ensemble tracker, when on,
+   * replaces the list again at the next change of /zookeeper/config.
+   */
+  updateServers(connectString: string): void {
+    this.#assertUsable(undefined);
+    this.#context.updateServers(serversOfUpdate(connectString, this.#context.chroot));
+  }
+
+  /**
+   * The connect string connection attempts use now: the servers of the connect string, of
+   * the latest `updateServers`, or of the ensemble tracker, with the chroot.
+   */
+  get connectString(): string {
+    const servers = this.#context.servers().map(formatServer).join(',');
+    return `${servers}${this.#context.chroot ?? ''}`;
   }
 
   /** A server path's bytes on the wire, the connect string's chroot included. */

@@ -10,6 +10,9 @@ import {
   NoNodeError,
   NotEmptyError,
   OperationTimeoutError,
+  NewConfigNoQuorumError,
+  ReconfigDisabledError,
+  ReconfigInProgressError,
   SessionExpiredError,
   UnimplementedError,
   type ZooKeeperErrorDetails,
@@ -36,6 +39,9 @@ const subclasses: ReadonlyMap<number, new (options: ZooKeeperErrorDetails) => Zo
     [ZooKeeperErrorCode.NO_AUTH, NoAuthError],
     [ZooKeeperErrorCode.AUTH_FAILED, AuthFailedError],
     [ZooKeeperErrorCode.UNIMPLEMENTED, UnimplementedError],
+    [ZooKeeperErrorCode.RECONFIG_DISABLED, ReconfigDisabledError],
+    [ZooKeeperErrorCode.NEW_CONFIG_NO_QUORUM, NewConfigNoQuorumError],
+    [ZooKeeperErrorCode.RECONFIG_IN_PROGRESS, ReconfigInProgressError],
   ]);
 
 /**

@@ -44,6 +44,21 @@ export function isUnimplemented(err: unknown): boolean {
   return hasCode(err, 'UNIMPLEMENTED');
 }
 
+/** The ensemble does not allow dynamic reconfiguration (RECONFIG_DISABLED, -123). */
+export function isReconfigDisabled(err: unknown): boolean {
+  return hasCode(err, 'RECONFIG_DISABLED');
+}
+
+/** A reconfiguration's new configuration has no synced quorum (NEW_CONFIG_NO_QUORUM, -13). */
+export function isNewConfigNoQuorum(err: unknown): boolean {
+  return hasCode(err, 'NEW_CONFIG_NO_QUORUM');
+}
+
+/** Another reconfiguration is still in progress (RECONFIG_IN_PROGRESS, -14). */
+export function isReconfigInProgress(err: unknown): boolean {
+  return hasCode(err, 'RECONFIG_IN_PROGRESS');
+}
+
 /** The node still has children (NOT_EMPTY, -111). */
 export function isNotEmpty(err: unknown): boolean {
   return hasCode(err, 'NOT_EMPTY');

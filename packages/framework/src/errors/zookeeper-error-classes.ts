@@ -188,3 +188,39 @@ export class WatchBudgetExceededError extends InvalidArgumentError {
   /** Always `'WatchBudgetExceededError'`, so logs and `err.name` checks tell this error apart. */
   override name = 'WatchBudgetExceededError';
 }
+
+/**
+ * RECONFIG_DISABLED (-123): the ensemble does not allow dynamic reconfiguration (its servers
+ * run without `reconfigEnabled=true`).
+ */
+export class ReconfigDisabledError extends ZooKeeperError {
+  /** Always `'ReconfigDisabledError'`, so logs and `err.name` checks tell this error apart. */
+  override name = 'ReconfigDisabledError';
+  declare readonly code: 'RECONFIG_DISABLED';
+  constructor(options: ZooKeeperErrorDetails = {}) {
+    super('RECONFIG_DISABLED', { ...options, zkCode: ZooKeeperErrorCode.RECONFIG_DISABLED });
+  }
+}
+
+/**
+ * NEW_CONFIG_NO_QUORUM (-13): the leader refused a reconfiguration because the new
+ * configuration has no quorum of connected, synced servers (a joining server not started yet).
+ */
+export class NewConfigNoQuorumError extends ZooKeeperError {
+  /** Always `'NewConfigNoQuorumError'`, so logs and `err.name` checks tell this error apart. */
+  override name = 'NewConfigNoQuorumError';
+  declare readonly code: 'NEW_CONFIG_NO_QUORUM';
+  constructor(options: ZooKeeperErrorDetails = {}) {
+    super('NEW_CONFIG_NO_QUORUM', { ...options, zkCode: ZooKeeperErrorCode.NEW_CONFIG_NO_QUORUM });
+  }
+}
+
+/** RECONFIG_IN_PROGRESS (-14): another reconfiguration is not finished yet; try again later. */
+export class ReconfigInProgressError extends ZooKeeperError {
+  /** Always `'ReconfigInProgressError'`, so logs and `err.name` checks tell this error apart. */
+  override name = 'ReconfigInProgressError';
+  declare readonly code: 'RECONFIG_IN_PROGRESS';
+  constructor(options: ZooKeeperErrorDetails = {}) {
+    super('RECONFIG_IN_PROGRESS', { ...options, zkCode: ZooKeeperErrorCode.RECONFIG_IN_PROGRESS });
+  }
+}

@@ -3,7 +3,8 @@ import { performance } from 'node:perf_hooks';
 export interface ConnectionHealthMonitorOptions {
   /** The requested session timeout; replaced by the negotiated one once connected. */
   readonly sessionTimeoutMs: number;
-  readonly serverCount: number;
+  /** How many servers the connection tries in turn (the list can change at run time). */
+  readonly serverCount: () => number;
   /** Sends a cheap request; resolves true when the server answered. */
   readonly probe: () => Promise<boolean>;
   /** No reply for too long while connected: the connection must be replaced. */
@@ -51,7 +52,7 @@ export class ConnectionHealthMonitor {
    * (a restarting server can accept a connection it never reads).
    */
   get connectTimeoutMs(): number {
-    const perHost = this.#sessionTimeoutMs / this.#options.serverCount;
+    const perHost = this.#sessionTimeoutMs / Math.max(1, this.#options.serverCount());
     return Math.max(500, Math.floor(Math.min(perHost, this.#sessionTimeoutMs / 3)));
   }
 

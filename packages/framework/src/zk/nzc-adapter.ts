@@ -30,6 +30,7 @@ import {
   encodeMulti,
   encodeMultiRead,
   encodePath,
+  encodeReconfig,
   encodePathWatch,
   encodeSetAcl,
   encodeSetData,
@@ -38,6 +39,7 @@ import {
   ZooKeeperErrorCode,
   OpCode,
   WatcherType,
+  type ReconfigRequest,
   type WatcherEvent,
 } from '@zkrecipes/wire';
 import { errorFromCode } from '../errors/error-from-code.js';
@@ -71,6 +73,7 @@ import { tapSaslHandshake } from './nzc-sasl-tap.js';
 import type { SaslMechanism } from '../sasl/sasl-mechanism.js';
 import { AuthFailedError } from '../errors/zookeeper-error-classes.js';
 import type { ServerAddress } from '../paths/connect-string.js';
+import { CONFIG_NODE } from '../paths/ensemble-config.js';
 import type {
   Acl,
   CreateMode,
@@ -97,6 +100,7 @@ const {
   getEphemerals: OP_GET_EPHEMERALS,
   multi: OP_MULTI,
   multiRead: OP_MULTI_READ,
+  reconfig: OP_RECONFIG,
   setACL: OP_SET_ACL,
   setData: OP_SET_DATA,
   sync: OP_SYNC,
@@ -415,6 +419,17 @@ export class NzcHandle {
     if (socket) corkUntilNextMicrotask(socket);
   }
 
+  /**
+   * Replaces the servers the next connection attempts go to (shuffled, as at creation); the
+   * current connection stays. nzc's round starts over on the new list.
+   */
+  setServers(servers: readonly ServerAddress[]): void {
+    const manager = this.#client.connectionManager;
+    manager.servers = shuffled(servers);
+    manager.nextServerIndex = 0;
+    manager.serverAttempts = 0;
+  }
+
   /** Drops the TCP connection; nzc then fails in-flight requests and tries the next server. */
   dropConnection(): void {
     this.#client.connectionManager.socket?.destroy();
@@ -593,6 +608,32 @@ export class NzcHandle {
       }
       return undefined;
     });
+  }
+
+  /**
+   * Reads /zookeeper/config as the server names it: the connect string's chroot is not applied
+   * (ZooKeeper's own getConfig does the same). The watch is registered under that path, which
+   * is also the path its notification carries.
+   */
+  getConfig(watch?: NzcWatch): Promise<{ data: Buffer; stat: Stat }> {
+    const manager = this.#client.connectionManager;
+    const body = encodePathWatch(CONFIG_NODE, watch !== undefined);
+    return this.#sendDecoded(rawRequest(OP_GET_DATA, body), CONFIG_NODE, decodeGetData, (error) => {
+      if (watch && !error) {
+        manager.registerDataWatcher(CONFIG_NODE, watch.watcher);
+        watch.set();
+      }
+      return undefined;
+    });
+  }
+
+  /**
+   * ZooKeeper's reconfig (op 16, 3.5+): resolves the new configuration's data and Stat as
+   * /zookeeper/config then holds them.
+   */
+  reconfig(request: ReconfigRequest): Promise<{ data: Buffer; stat: Stat }> {
+    const body = encodeReconfig(request);
+    return this.#sendDecoded(rawRequest(OP_RECONFIG, body), CONFIG_NODE, decodeGetData);
   }
 
   setData(path: string, data: Buffer, version: number): Promise<Stat> {

@@ -38,6 +38,9 @@ const CLIENT_MEMBERS: Readonly<Record<string, Check>> = {
 const MANAGER_MEMBERS: Readonly<Record<string, Check>> = {
   state: (value) => typeof value === 'number',
   servers: isArray,
+  // Reset when the adapter replaces `servers` (setServers).
+  nextServerIndex: (value) => typeof value === 'number',
+  serverAttempts: (value) => typeof value === 'number',
   pendingQueue: isArray,
   zxid: (value) => Buffer.isBuffer(value),
   xid: (value) => typeof value === 'number',

@@ -34,7 +34,10 @@ export function withChroot(chroot: string | undefined, path: string): string {
 /** A path the server returned, as the client names it (nzc's removal of the chroot). */
 export function withoutChroot(chroot: string | undefined, path: string): string {
   if (!chroot || !path.startsWith(chroot)) return path;
-  return path.length === chroot.length ? '/' : path.slice(chroot.length);
+  if (path.length === chroot.length) return '/';
+  // A path outside the chroot that merely starts with its name ('/zookeeper/config' under
+  // '/zoo') is not under it.
+  return path[chroot.length] === '/' ? path.slice(chroot.length) : path;
 }
 
 /** nzc sets the real xid when it writes the request; until then it matches no reply. */

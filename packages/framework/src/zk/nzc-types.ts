@@ -78,6 +78,10 @@ export interface NzcConnectionManager {
   socket: Socket | undefined;
   /** The servers nzc tries in turn; the adapter sets them from its own parse. */
   servers: { host: string; port: number }[];
+  /** Index into `servers` of the next attempt (taken modulo its length). */
+  nextServerIndex: number;
+  /** Attempts since the last pause; nzc pauses once it equals `servers.length`. */
+  serverAttempts: number;
   /** Calls back with the server of the next connection attempt; the adapter notes which. */
   findNextServer(callback: (server: { host: string; port: number }) => void): void;
   /** The connect string's chroot, e.g. '/app', or undefined. */

@@ -19,6 +19,8 @@ import {
 } from './nzc-adapter.js';
 import { ReadBatcher } from './read-batcher.js';
 import { parseConnectString, type ServerAddress } from '../paths/connect-string.js';
+import { CONFIG_NODE } from '../paths/ensemble-config.js';
+import type { ReconfigRequest } from '@zkrecipes/wire';
 import { InFlightRequests } from './in-flight-requests.js';
 import { ConnectionAttempts, type ConnectionFailure } from './connection-attempts.js';
 import { WatchRegistry, type WatchKind } from './watch-registry.js';
@@ -100,7 +102,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
   #multiReadUnsupported = false;
   /** Set once the server rejected our credentials: the connection is over for good. */
   #authFailure: AuthFailedError | undefined;
-  readonly #servers: readonly ServerAddress[];
+  #servers: readonly ServerAddress[];
   readonly #attempts: ConnectionAttempts;
   #handle: NzcHandle | undefined;
   #connected = false;
@@ -125,7 +127,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     this.#inFlight = new InFlightRequests(options.requestTimeoutMs);
     this.#health = new ConnectionHealthMonitor({
       sessionTimeoutMs: options.sessionTimeoutMs,
-      serverCount: this.#servers.length,
+      serverCount: () => this.#servers.length,
       probe: () => this.#probe(),
       onDead: (reason) => this.#connectionDead(reason),
       onHandshakeStuck: () => {
@@ -206,6 +208,21 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     const handle = this.#handle;
     if (!handle || this.#lastSessionId === undefined) return undefined;
     return { sessionId: handle.sessionId, password: handle.sessionPassword };
+  }
+
+  /** The servers connection attempts go to: the connect string's, or the latest update. */
+  get servers(): readonly ServerAddress[] {
+    return this.#servers;
+  }
+
+  /**
+   * Uses `servers` for every later connection attempt, of this session and of any new one;
+   * the current connection stays. The connect string's chroot is kept.
+   */
+  updateServers(servers: readonly ServerAddress[]): void {
+    if (servers.length === 0 || this.#closed) return;
+    this.#servers = [...servers];
+    this.#handle?.setServers(this.#servers);
   }
 
   start(): void {
@@ -309,6 +326,16 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     return this.#runWatched('getData', 'data', path, { watcher, signal }, (h, w) =>
       h.getData(path, w),
     );
+  }
+
+  getConfig(watcher?: Watcher, signal?: AbortSignal): Promise<{ data: Buffer; stat: Stat }> {
+    return this.#runWatched('getConfig', 'data', CONFIG_NODE, { watcher, signal }, (h, w) =>
+      h.getConfig(w),
+    );
+  }
+
+  reconfig(request: ReconfigRequest, signal?: AbortSignal): Promise<{ data: Buffer; stat: Stat }> {
+    return this.#run('reconfig', (h) => h.reconfig(request), signal);
   }
 
   setData(path: string, data: Buffer, version: number, signal?: AbortSignal): Promise<Stat> {

@@ -1,3 +1,4 @@
+import type { ReconfigRequest } from '@zkrecipes/wire';
 import type { PersistentWatchListener } from './persistent-watch-registry.js';
 import type {
   Acl,
@@ -55,6 +56,10 @@ export interface ZooKeeperOperations {
     signal?: AbortSignal,
   ): Promise<{ data: Buffer; stat: Stat }>;
   setData(path: string, data: Buffer, version: number, signal?: AbortSignal): Promise<Stat>;
+  /** Reads /zookeeper/config on the server's root, whatever the connect string's chroot. */
+  getConfig(watcher?: Watcher, signal?: AbortSignal): Promise<{ data: Buffer; stat: Stat }>;
+  /** ZooKeeper's reconfig (3.5+): resolves the new configuration as /zookeeper/config holds it. */
+  reconfig(request: ReconfigRequest, signal?: AbortSignal): Promise<{ data: Buffer; stat: Stat }>;
   getChildren(
     path: string,
     watcher?: Watcher,

@@ -57,6 +57,7 @@ export async function fakeSetup(options: FakeSetupOptions = {}): Promise<FakeSet
   const closed = new AbortController();
   let started = false;
   const history = new ConnectionHistory(changes);
+  let servers: { host: string; port: number }[] = [{ host: '127.0.0.1', port: 2181 }];
 
   const context: ClientContext = {
     ops: zk,
@@ -103,6 +104,11 @@ export async function fakeSetup(options: FakeSetupOptions = {}): Promise<FakeSet
     watchBudget: () => ({ budgetBytes: 512 * 1024, usedBytes: 0 }),
     maxRequestBytes: 1_048_575,
     chrootBytes: 0,
+    chroot: undefined,
+    servers: () => servers,
+    updateServers: (next) => {
+      servers = [...next];
+    },
     telemetry: new ClientTelemetries(),
     health: () =>
       healthOf({

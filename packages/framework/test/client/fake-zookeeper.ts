@@ -207,6 +207,18 @@ export class FakeZooKeeper implements ZooKeeperOperations {
     return this.#call('setData', path, () => this.#setData(path, data, version));
   }
 
+  /** The fake keeps /zookeeper/config as any node (a standalone server without one: NO_NODE). */
+  getConfig(watcher?: Watcher): Promise<{ data: Buffer; stat: Stat }> {
+    return this.getData('/zookeeper/config', watcher);
+  }
+
+  /** A fake server without dynamic reconfiguration. */
+  reconfig(): Promise<{ data: Buffer; stat: Stat }> {
+    return this.#call('reconfig', '/zookeeper/config', () => {
+      throw err(ZooKeeperErrorCode.RECONFIG_DISABLED, '/zookeeper/config');
+    });
+  }
+
   getChildren(path: string, watcher?: Watcher): Promise<{ children: string[]; stat: Stat }> {
     return this.#call('getChildren', path, () => {
       const node = this.#nodes.get(path);

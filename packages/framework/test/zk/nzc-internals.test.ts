@@ -10,6 +10,8 @@ function fakeNzc(change: { client?: object; manager?: object; module?: object } 
   const manager = {
     state: 0,
     servers: [],
+    nextServerIndex: 0,
+    serverAttempts: 0,
     pendingQueue: [],
     zxid: Buffer.alloc(8),
     xid: 0,

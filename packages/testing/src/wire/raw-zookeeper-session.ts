@@ -11,6 +11,7 @@ import {
   decodeWatcherEvent,
   encodeCreate2,
   encodeDelete,
+  encodeReconfig,
   encodeRequest,
   JuteReader,
   JuteWriter,
@@ -209,6 +210,38 @@ export class RawZooKeeperSession implements SessionOwner, AsyncDisposable {
     return { fired };
   }
 
+  /**
+   * Sends credentials (an AuthPacket, e.g. `('digest', 'super:secret')`); resolves once the
+   * server accepted them. A server that rejects them answers AUTH_FAILED and hangs up.
+   */
+  async addAuth(scheme: string, auth: string | Buffer): Promise<void> {
+    const body = new JuteWriter()
+      .int(0)
+      .string(scheme)
+      .buffer(typeof auth === 'string' ? Buffer.from(auth) : auth);
+    await this.#request(OpCode.auth, body, undefined);
+  }
+
+  /**
+   * ZooKeeper's reconfig (3.5+): `joining` lines (`server.<id>=...`), `leaving` ids, or the
+   * whole `members` list, each comma-separated; resolves the new /zookeeper/config data.
+   */
+  async reconfig(request: {
+    joining?: string;
+    leaving?: string;
+    members?: string;
+    fromConfig?: bigint;
+  }): Promise<string> {
+    const body = encodeReconfig({
+      joiningServers: request.joining,
+      leavingServers: request.leaving,
+      newMembers: request.members,
+      curConfigId: request.fromConfig ?? -1n,
+    });
+    const reply = await this.#request(OpCode.reconfig, body, '/zookeeper/config');
+    return (reply.buffer() ?? Buffer.alloc(0)).toString('utf8');
+  }
+
   /** The node's children, unsorted as the server sends them. */
   async getChildren(path: string): Promise<string[]> {
     const body = new JuteWriter().string(path).bool(false);
@@ -266,7 +299,7 @@ export class RawZooKeeperSession implements SessionOwner, AsyncDisposable {
         }),
       );
     }
-    const xid = type === OpCode.ping ? Xid.ping : this.#nextXid++;
+    const xid = type === OpCode.ping ? Xid.ping : type === OpCode.auth ? Xid.auth : this.#nextXid++;
     const reply = this.#replies.expect(xid, describe, path);
     if (watcher !== undefined && path !== undefined) {
       this.#watchOnReply.set(xid, { path, watcher });
