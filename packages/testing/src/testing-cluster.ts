@@ -23,6 +23,23 @@ export interface TestingClusterOptions extends ZooKeeperConfigOptions {
   initLimit?: number;
   /** Ticks a follower may lag behind the leader. Default 5. */
   syncLimit?: number;
+  /**
+   * Read-only mode: every member's JVM gets `-Dreadonlymode.enabled=true`, so a member cut off
+   * from its quorum keeps serving reads to clients that accept a read-only server, and zoo.cfg
+   * gets `localSessionsEnabled=true` (unless `properties` says otherwise): a read-only server
+   * only opens local sessions, and refuses every client without them. Default false.
+   */
+  readOnlyMode?: boolean;
+}
+
+/** The member options `readOnlyMode` adds to (see TestingClusterOptions.readOnlyMode). */
+function withReadOnlyMode(options: TestingClusterOptions): TestingClusterOptions {
+  if (options.readOnlyMode !== true) return options;
+  return {
+    ...options,
+    jvmFlags: ['-Dreadonlymode.enabled=true', ...(options.jvmFlags ?? [])],
+    properties: { localSessionsEnabled: 'true', ...options.properties },
+  };
 }
 
 /**
@@ -53,7 +70,8 @@ export class TestingCluster implements AsyncDisposable {
   }
 
   /** Starts every server and resolves once each serves as leader or follower. */
-  static async start(options: TestingClusterOptions = {}): Promise<TestingCluster> {
+  static async start(clusterOptions: TestingClusterOptions = {}): Promise<TestingCluster> {
+    const options = withReadOnlyMode(clusterOptions);
     const size = options.size ?? 3;
     if (!Number.isInteger(size) || size < 1) throw new Error(`TestingCluster: bad size ${size}`);
     const classpath = zookeeperClasspath({ jarDir: options.jarDir });
