@@ -35,6 +35,7 @@ const KNOWN_OPTIONS: readonly (keyof FrameworkOptions)[] = [
   'useContainerParents',
   'writeWitnessPath',
   'tls',
+  'canBeReadOnly',
 ];
 
 function rejectUnknownOptions(options: object): void {
@@ -109,6 +110,7 @@ export function validateFrameworkOptions(options: FrameworkOptions): void {
     'detectEventLoopStalls',
     'useContainerParents',
     'telemetryPaths',
+    'canBeReadOnly',
   ] as const) {
     const value = options[name];
     if (value !== undefined && typeof value !== 'boolean') {

@@ -9,6 +9,7 @@ import {
   NodeExistsError,
   NoNodeError,
   NotEmptyError,
+  NotReadOnlyError,
   OperationTimeoutError,
   SessionExpiredError,
   UnimplementedError,
@@ -36,6 +37,7 @@ const subclasses: ReadonlyMap<number, new (options: ZooKeeperErrorDetails) => Zo
     [ZooKeeperErrorCode.NO_AUTH, NoAuthError],
     [ZooKeeperErrorCode.AUTH_FAILED, AuthFailedError],
     [ZooKeeperErrorCode.UNIMPLEMENTED, UnimplementedError],
+    [ZooKeeperErrorCode.NOT_READ_ONLY, NotReadOnlyError],
   ]);
 
 /**

@@ -44,6 +44,11 @@ export function isUnimplemented(err: unknown): boolean {
   return hasCode(err, 'UNIMPLEMENTED');
 }
 
+/** A write on a connection to a read-only server (NOT_READ_ONLY, -119); nothing was written. */
+export function isNotReadOnly(err: unknown): boolean {
+  return hasCode(err, 'NOT_READ_ONLY');
+}
+
 /** The node still has children (NOT_EMPTY, -111). */
 export function isNotEmpty(err: unknown): boolean {
   return hasCode(err, 'NOT_EMPTY');

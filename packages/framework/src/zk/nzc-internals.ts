@@ -40,6 +40,12 @@ const MANAGER_MEMBERS: Readonly<Record<string, Check>> = {
   servers: isArray,
   pendingQueue: isArray,
   zxid: (value) => Buffer.isBuffer(value),
+  // Read by the read-only handshake (nzc-read-only.ts) and the move to a read-write server.
+  sessionId: (value) => Buffer.isBuffer(value),
+  sessionPassword: (value) => Buffer.isBuffer(value),
+  sessionTimeout: (value) => typeof value === 'number',
+  nextServerIndex: (value) => typeof value === 'number',
+  serverAttempts: (value) => typeof value === 'number',
   watcherManager: isObject,
   'watcherManager.emit': isFunction,
   connectTimeout: (value) => typeof value === 'number',

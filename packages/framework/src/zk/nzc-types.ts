@@ -99,6 +99,13 @@ export interface NzcConnectionManager {
   readonly pendingQueue: PendingPacket[];
   /** The zxid of the last reply; the reply tap notes the ones it answers, as nzc does. */
   zxid: Buffer;
+  /** The session's id (8 bytes), password and timeout as nzc sends them in its handshake. */
+  readonly sessionId: Buffer;
+  readonly sessionPassword: Buffer;
+  readonly sessionTimeout: number;
+  /** Where findNextServer looks next, and how many servers it tried since the last success. */
+  nextServerIndex: number;
+  serverAttempts: number;
   /**
    * nzc's one-shot watcher registration, as its own reads call it when a reply is read: the
    * adapter calls them for the reads it sends itself, so SetWatches on reconnect and event
