@@ -26,8 +26,10 @@ export interface TestingClusterOptions extends ZooKeeperConfigOptions {
   /**
    * Read-only mode: every member's JVM gets `-Dreadonlymode.enabled=true`, so a member cut off
    * from its quorum keeps serving reads to clients that accept a read-only server, and zoo.cfg
-   * gets `localSessionsEnabled=true` (unless `properties` says otherwise): a read-only server
-   * only opens local sessions, and refuses every client without them. Default false.
+   * gets `localSessionsEnabled=true` and `localSessionsUpgradingEnabled=true` (unless
+   * `properties` says otherwise): a read-only server only opens local sessions, and without the
+   * upgrade an ephemeral create in a local session fails with EPHEMERAL_ON_LOCAL_SESSION.
+   * Default false.
    */
   readOnlyMode?: boolean;
 }
@@ -38,7 +40,11 @@ function withReadOnlyMode(options: TestingClusterOptions): TestingClusterOptions
   return {
     ...options,
     jvmFlags: ['-Dreadonlymode.enabled=true', ...(options.jvmFlags ?? [])],
-    properties: { localSessionsEnabled: 'true', ...options.properties },
+    properties: {
+      localSessionsEnabled: 'true',
+      localSessionsUpgradingEnabled: 'true',
+      ...options.properties,
+    },
   };
 }
 
