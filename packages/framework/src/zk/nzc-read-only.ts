@@ -34,19 +34,21 @@ export function sendReadOnlyHandshakes(
       onSocketConnected();
       return;
     }
-    // nzc writes the handshake first, synchronously: that one write is swapped for ours.
-    const write = socket.write;
+    // nzc writes the handshake first, synchronously: that one write is swapped for ours. The
+    // override is an own property of this socket, removed (or the old one put back) after.
+    const own = Object.getOwnPropertyDescriptor(socket, 'write');
+    const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
     let swapped = false;
-    socket.write = ((chunk: unknown, ...rest: unknown[]): boolean => {
+    socket.write = (chunk: unknown, ...rest: unknown[]): boolean => {
       const first = !swapped;
       swapped = true;
-      const bytes = first ? handshake(manager, options.seenReadWrite()) : chunk;
-      return (write as (...args: unknown[]) => boolean).call(socket, bytes, ...rest);
-    }) as typeof write;
+      return write(first ? handshake(manager, options.seenReadWrite()) : chunk, ...rest);
+    };
     try {
       onSocketConnected();
     } finally {
-      socket.write = write;
+      if (own) Object.defineProperty(socket, 'write', own);
+      else delete (socket as { write?: unknown }).write;
     }
   };
 }
