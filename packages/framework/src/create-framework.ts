@@ -92,6 +92,14 @@ export interface FrameworkOptions {
    * `start({ timeoutMs })` at once. Default: plain TCP. See docs/framework/security.md.
    */
   readonly tls?: TlsOption;
+  /**
+   * Accept a read-only server (Curator's `canBeReadOnly`): a server cut off from its quorum
+   * with `readonlymode.enabled=true` (and local sessions) still serves reads. Connected to one,
+   * the state is READ_ONLY: reads work, writes reject at once with NotReadOnlyError, and the
+   * client keeps probing the other servers (`isro`) to move to a read-write one. Default false.
+   * See docs/framework/connection-states.md, "Read-only mode".
+   */
+  readonly canBeReadOnly?: boolean;
   /** How connection problems are logged. Default 'first-as-error'. */
   readonly connectionIssueLogging?: ConnectionIssueLogging;
   /**
@@ -214,6 +222,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     reportUnhandledError,
     requests: new RequestTelemetry(frameworkTelemetry),
     tls: tlsSource(options.tls),
+    canBeReadOnly: options.canBeReadOnly === true,
   });
   const states = new ConnectionStateMachine({
     events: connection.events,

@@ -38,6 +38,7 @@ const KNOWN_OPTIONS: readonly (keyof FrameworkOptions)[] = [
   'writeWitnessPath',
   'tls',
   'ensembleTracker',
+  'canBeReadOnly',
 ];
 
 function rejectUnknownOptions(options: object): void {
@@ -114,6 +115,7 @@ export function validateFrameworkOptions(options: FrameworkOptions): void {
     'useContainerParents',
     'telemetryPaths',
     'ensembleTracker',
+    'canBeReadOnly',
   ] as const) {
     const value = options[name];
     if (value !== undefined && typeof value !== 'boolean') {

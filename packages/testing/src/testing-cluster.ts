@@ -43,6 +43,15 @@ export interface TestingClusterOptions extends ZooKeeperConfigOptions {
    * `removeServer` and `reconfigure`. Default false.
    */
   reconfigEnabled?: boolean;
+  /**
+   * Read-only mode: every member's JVM gets `-Dreadonlymode.enabled=true`, so a member cut off
+   * from its quorum keeps serving reads to clients that accept a read-only server, and zoo.cfg
+   * gets `localSessionsEnabled=true` and `localSessionsUpgradingEnabled=true` (unless
+   * `properties` says otherwise): a read-only server only opens local sessions, and without the
+   * upgrade an ephemeral create in a local session fails with EPHEMERAL_ON_LOCAL_SESSION.
+   * Default false.
+   */
+  readOnlyMode?: boolean;
 }
 
 /** The superuser a reconfig-enabled cluster accepts (DigestAuthenticationProvider.superDigest). */
@@ -67,6 +76,20 @@ export interface ClusterReconfig {
   readonly joining?: readonly string[];
   /** Ids of servers to remove. */
   readonly leaving?: readonly number[];
+}
+
+/** The member options `readOnlyMode` adds to (see TestingClusterOptions.readOnlyMode). */
+function withReadOnlyMode(options: TestingClusterOptions): TestingClusterOptions {
+  if (options.readOnlyMode !== true) return options;
+  return {
+    ...options,
+    jvmFlags: ['-Dreadonlymode.enabled=true', ...(options.jvmFlags ?? [])],
+    properties: {
+      localSessionsEnabled: 'true',
+      localSessionsUpgradingEnabled: 'true',
+      ...options.properties,
+    },
+  };
 }
 
 /**
@@ -111,7 +134,8 @@ export class TestingCluster implements AsyncDisposable {
   }
 
   /** Starts every server and resolves once each serves as leader or follower. */
-  static async start(options: TestingClusterOptions = {}): Promise<TestingCluster> {
+  static async start(clusterOptions: TestingClusterOptions = {}): Promise<TestingCluster> {
+    const options = withReadOnlyMode(clusterOptions);
     const size = options.size ?? 3;
     if (!Number.isInteger(size) || size < 1) throw new Error(`TestingCluster: bad size ${size}`);
     const classpath = zookeeperClasspath({ jarDir: options.jarDir });

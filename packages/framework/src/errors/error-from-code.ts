@@ -9,6 +9,7 @@ import {
   NodeExistsError,
   NoNodeError,
   NotEmptyError,
+  NotReadOnlyError,
   OperationTimeoutError,
   NewConfigNoQuorumError,
   ReconfigDisabledError,
@@ -42,6 +43,7 @@ const subclasses: ReadonlyMap<number, new (options: ZooKeeperErrorDetails) => Zo
     [ZooKeeperErrorCode.RECONFIG_DISABLED, ReconfigDisabledError],
     [ZooKeeperErrorCode.NEW_CONFIG_NO_QUORUM, NewConfigNoQuorumError],
     [ZooKeeperErrorCode.RECONFIG_IN_PROGRESS, ReconfigInProgressError],
+    [ZooKeeperErrorCode.NOT_READ_ONLY, NotReadOnlyError],
   ]);
 
 /**

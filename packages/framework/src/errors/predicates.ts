@@ -59,6 +59,11 @@ export function isReconfigInProgress(err: unknown): boolean {
   return hasCode(err, 'RECONFIG_IN_PROGRESS');
 }
 
+/** A write on a connection to a read-only server (NOT_READ_ONLY, -119); nothing was written. */
+export function isNotReadOnly(err: unknown): boolean {
+  return hasCode(err, 'NOT_READ_ONLY');
+}
+
 /** The node still has children (NOT_EMPTY, -111). */
 export function isNotEmpty(err: unknown): boolean {
   return hasCode(err, 'NOT_EMPTY');

@@ -101,6 +101,20 @@ export class AuthFailedError extends ZooKeeperError {
   }
 }
 
+/**
+ * NOT_READ_ONLY (-119): a write (or sync) on a connection to a read-only server, which serves
+ * reads only (see `canBeReadOnly`). Rejected by the client before anything is sent; nothing was
+ * written. Not retryable: retry once the client is back on a read-write server (RECONNECTED).
+ */
+export class NotReadOnlyError extends ZooKeeperError {
+  /** Always `'NotReadOnlyError'`, so logs and `err.name` checks tell this error apart. */
+  override name = 'NotReadOnlyError';
+  declare readonly code: 'NOT_READ_ONLY';
+  constructor(options: ZooKeeperErrorDetails = {}) {
+    super('NOT_READ_ONLY', { ...options, zkCode: ZooKeeperErrorCode.NOT_READ_ONLY });
+  }
+}
+
 /** Options of {@link OperationTimeoutError}. */
 export interface OperationTimeoutErrorOptions extends ZooKeeperErrorDetails {
   /**

@@ -15,6 +15,11 @@ export interface ClientHealth {
   readonly state: 'LATENT' | 'STARTED' | 'STOPPED';
   /** The current connection state; undefined before the first connection and after close(). */
   readonly connectionState: ConnectionState | undefined;
+  /**
+   * True while connected to a read-only server (READ_ONLY, only with `canBeReadOnly`): `ready`
+   * stays true, since reads work, but every write is refused.
+   */
+  readonly readOnly: boolean;
   /** The session id as ZooKeeper prints it (`0x...`); undefined before the first connection. */
   readonly sessionId: string | undefined;
   /** Milliseconds since the current session was established; undefined when there is none. */
@@ -89,6 +94,7 @@ export function healthOf(sources: ClientHealthSources): ClientHealth {
     ready: started && !closed && sources.connected(),
     state: closed ? 'STOPPED' : started ? 'STARTED' : 'LATENT',
     connectionState: closed ? undefined : sources.connectionState(),
+    readOnly: !closed && sources.connectionState() === 'READ_ONLY',
     sessionId: sessionId === undefined ? undefined : sessionIdOf(sessionId),
     sessionAgeMs: elapsed(now, closed ? undefined : history.sessionStartedMs),
     sinceLastHeardMs: elapsed(now, lastHeardMs),

@@ -130,7 +130,12 @@ export class ConnectionTelemetry {
       });
     } else if (change.state === ConnectionState.LOST) {
       this.#reconnect?.addEvent('session lost');
-    } else if (change.state === ConnectionState.RECONNECTED) {
+    } else if (change.state === ConnectionState.READ_ONLY) {
+      this.#reconnect?.addEvent('read-only server');
+    } else if (
+      change.state === ConnectionState.RECONNECTED ||
+      change.state === ConnectionState.CONNECTED
+    ) {
       const span = this.#reconnect;
       this.#reconnect = undefined;
       span?.setAttributes({

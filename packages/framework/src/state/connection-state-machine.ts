@@ -39,6 +39,10 @@ export class ConnectionStateMachine {
   #sessionId: bigint | undefined;
   #sessionTimeoutMs = 0;
   #lostTimer: NodeJS.Timeout | undefined;
+  /** The session in force was opened by a read-only server (local to it, holding nothing). */
+  #readOnlySession = false;
+  /** CONNECTED was published: the first read-write connection came. */
+  #everReadWrite = false;
 
   constructor(options: ConnectionStateMachineOptions) {
     this.#options = options;
@@ -70,7 +74,7 @@ export class ConnectionStateMachine {
   #onEvent(event: ConnectionEvent): void {
     switch (event.type) {
       case 'connected':
-        this.#onConnected(event.sessionId, event.sessionTimeoutMs, event.newSession);
+        this.#onConnected(event);
         return;
       case 'disconnected':
         this.#onDisconnected(event.reason);
@@ -89,18 +93,37 @@ export class ConnectionStateMachine {
     }
   }
 
-  #onConnected(sessionId: bigint, sessionTimeoutMs: number, newSession: boolean): void {
+  /**
+   * READ_ONLY is what Curator makes it: a state of its own, never CONNECTED (the first
+   * read-write connection is CONNECTED, whenever it comes), left for SUSPENDED when the
+   * connection goes. A read-only server's session is local to it, so the move to a read-write
+   * server is always a new session: RECONNECTED (`newSession`), without a LOST for a session
+   * that could hold nothing.
+   */
+  #onConnected(event: Extract<ConnectionEvent, { type: 'connected' }>): void {
+    const { sessionId, sessionTimeoutMs, newSession, readOnly } = event;
     this.#cancelLostTimer();
     this.#sessionTimeoutMs = sessionTimeoutMs;
     const previous = this.#state;
+    const readOnlySessionBefore = this.#readOnlySession;
     this.#sessionId = sessionId;
-    if (previous === undefined) {
+    this.#readOnlySession = readOnly;
+    if (readOnly) {
+      if (previous === ConnectionState.READ_ONLY) return;
+      if (newSession && previous !== undefined && !readOnlySessionBefore) {
+        if (previous !== ConnectionState.LOST) this.#publish(ConnectionState.LOST, false);
+      }
+      this.#publish(ConnectionState.READ_ONLY, newSession);
+      return;
+    }
+    if (!this.#everReadWrite) {
+      this.#everReadWrite = true;
       this.#publish(ConnectionState.CONNECTED, false);
       return;
     }
-    if (isConnectedState(previous)) return;
+    if (previous !== ConnectionState.READ_ONLY && isConnectedState(previous!)) return;
     // A new session means the old one is gone, whether or not we had said so yet.
-    if (newSession && previous !== ConnectionState.LOST) {
+    if (newSession && previous !== ConnectionState.LOST && !readOnlySessionBefore) {
       this.#publish(ConnectionState.LOST, false);
     }
     this.#publish(ConnectionState.RECONNECTED, newSession || previous === ConnectionState.LOST);
@@ -141,6 +164,8 @@ export class ConnectionStateMachine {
     if (heardMs === undefined || state === undefined || this.#sessionTimeoutMs <= 0) {
       return -Infinity;
     }
+    // A read-only server's session holds nothing: no lock, lease or leadership is sound in it.
+    if (state === ConnectionState.READ_ONLY || this.#readOnlySession) return -Infinity;
     if (errorPolicy === 'standard') {
       if (!connected || !isConnectedState(state)) return -Infinity;
       return suspendedDeadlineMs(heardMs, this.#sessionTimeoutMs);

@@ -4,7 +4,7 @@
  * - SUSPENDED: the connection is gone (or unproven); the session may still be alive.
  * - RECONNECTED: connected again after SUSPENDED or LOST (same or new session).
  * - LOST: the session is considered gone (server said so, or the simulated timer fired).
- * - READ_ONLY: connected to a read-only server (not offered by the wire client; never emitted today).
+ * - READ_ONLY: connected to a read-only server (only with `canBeReadOnly`): reads only.
  */
 export const ConnectionState = {
   /** The first successful connection; emitted once per client. */
@@ -18,14 +18,21 @@ export const ConnectionState = {
    * suspended).
    */
   LOST: 'LOST',
-  /** Connected to a read-only server; never emitted by the wire client today. */
+  /**
+   * Connected to a read-only server (a server cut off from its quorum), only with
+   * `canBeReadOnly`: reads work, writes reject with NotReadOnlyError. Its session is local to
+   * that server and holds nothing; recipes treat it as SUSPENDED under the 'standard' policy.
+   */
   READ_ONLY: 'READ_ONLY',
 } as const;
 export type ConnectionState = (typeof ConnectionState)[keyof typeof ConnectionState];
 
 /** Which states a recipe treats as "the hold may be gone" (Curator's ConnectionStateErrorPolicy). */
 export const ErrorPolicy = {
-  /** SUSPENDED and LOST are errors (Curator's StandardConnectionStateErrorPolicy). */
+  /**
+   * SUSPENDED, READ_ONLY and LOST are errors (Curator's StandardConnectionStateErrorPolicy;
+   * READ_ONLY because nothing can be held in a read-only server's session).
+   */
   STANDARD: 'standard',
   /** Only LOST is an error (Curator's SessionConnectionStateErrorPolicy). */
   SESSION: 'session',
@@ -35,7 +42,10 @@ export type ErrorPolicy = (typeof ErrorPolicy)[keyof typeof ErrorPolicy];
 /** True when `state` means a recipe must assume it lost what it held, under `policy`. */
 export function isErrorState(state: ConnectionState, policy: ErrorPolicy): boolean {
   if (state === ConnectionState.LOST) return true;
-  return policy === ErrorPolicy.STANDARD && state === ConnectionState.SUSPENDED;
+  return (
+    policy === ErrorPolicy.STANDARD &&
+    (state === ConnectionState.SUSPENDED || state === ConnectionState.READ_ONLY)
+  );
 }
 
 /** True when `state` means the client is connected. */

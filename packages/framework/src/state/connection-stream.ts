@@ -43,7 +43,8 @@ export interface ConnectionStreamSources {
 
 /**
  * Follows one client's connection and counts the moments its error policy says held nodes may
- * be gone (SUSPENDED and LOST under 'standard', LOST only under 'session', and the close).
+ * be gone (SUSPENDED, READ_ONLY and LOST under 'standard', LOST only under 'session', and the
+ * close).
  * Listeners and signals are made only when asked for: reading the epoch costs nothing.
  */
 export class ConnectionStream {
@@ -71,7 +72,7 @@ export class ConnectionStream {
     sources.changes.subscribe({
       next: ({ state }) => {
         if (!isConnectedState(state)) this.#dropConnection();
-        if (isErrorState(state, sources.errorPolicy)) this.#loss(state as LossCause);
+        if (isErrorState(state, sources.errorPolicy)) this.#loss(lossCauseOf(state));
         for (const listener of [...this.#changes]) {
           try {
             listener(state);
@@ -141,7 +142,7 @@ export class ConnectionStream {
     if (this.#closed.signal.aborted) return 'CLOSED';
     const state = this.#sources.currentState();
     if (state !== undefined && isErrorState(state, this.#sources.errorPolicy)) {
-      return state === ConnectionState.LOST ? 'LOST' : 'SUSPENDED';
+      return lossCauseOf(state);
     }
     return undefined;
   }
@@ -219,6 +220,11 @@ export class ConnectionStream {
     this.#losses.clear();
     for (const listener of listeners) listener(cause);
   }
+}
+
+/** READ_ONLY counts as SUSPENDED: connected, but not where a hold can be kept. */
+function lossCauseOf(state: ConnectionState): LossCause {
+  return state === ConnectionState.LOST ? 'LOST' : 'SUSPENDED';
 }
 
 function notConnected(): ConnectionLossError {

@@ -6,6 +6,8 @@ export type ConnectionEvent =
       readonly sessionId: bigint;
       readonly sessionTimeoutMs: number;
       readonly newSession: boolean;
+      /** The server is read-only (only with canBeReadOnly): reads only. */
+      readonly readOnly: boolean;
     }
   /** The connection is gone or unproven; the session may still be alive. */
   | { readonly type: 'disconnected'; readonly reason: string }

@@ -72,6 +72,7 @@ import { assertSupportedNzc, nzcErrorCodes } from './nzc-internals.js';
 import { tapSaslHandshake } from './nzc-sasl-tap.js';
 import type { SaslMechanism } from '../sasl/sasl-mechanism.js';
 import { AuthFailedError } from '../errors/zookeeper-error-classes.js';
+import { readHandshakeReply, sendReadOnlyHandshakes } from './nzc-read-only.js';
 import type { ServerAddress } from '../paths/connect-string.js';
 import { CONFIG_NODE } from '../paths/ensemble-config.js';
 import type {
@@ -148,7 +149,8 @@ const NZC_EVENT: Record<number, WatchEventType> = {
 };
 
 /** What the handle reports about its connection, in nzc's terms. */
-export type NzcHandleEvent = 'connected' | 'disconnected' | 'expired' | 'authFailed';
+export type NzcHandleEvent =
+  'connected' | 'connectedReadOnly' | 'disconnected' | 'expired' | 'authFailed';
 
 export interface NzcHandleOptions {
   connectString: string;
@@ -176,6 +178,8 @@ export interface NzcHandleOptions {
   attempts: ConnectionAttempts;
   /** Each attempt's TLS options: the connection is TLS (nzc-tls-socket.ts). Default: plain TCP. */
   tls?: TlsSource | undefined;
+  /** Accept a read-only server (nzc-read-only.ts). Default false: nzc's own handshake. */
+  canBeReadOnly?: boolean | undefined;
   /**
    * Settles a request's promise (called inside nzc's socket handler as each reply is read):
    * now, or behind the notifications read before it (see EventDelivery).
@@ -254,19 +258,34 @@ export class NzcHandle {
           }),
           options.onEvent,
         ),
+      handshake: options.canBeReadOnly === true ? (payload) => this.#handshake(payload) : undefined,
     });
+    if (options.canBeReadOnly === true) {
+      sendReadOnlyHandshakes(manager, { seenReadWrite: () => this.#seenReadWrite });
+    }
     // Credentials registered before connect() are sent right after every handshake, ahead of
     // anything the connection releases once it sees 'connected'.
     for (const { scheme, auth } of options.authInfo) this.#client.addAuthInfo(scheme, auth);
     this.#client.on('state', (state: NzcState) => {
       if (this.#closed) return;
-      const event = HANDLE_EVENT[state.name];
+      let event = HANDLE_EVENT[state.name];
+      if (event === 'disconnected') this.#readOnly = false;
       // A session handshake answered: the server heard the session when the request went out.
-      if (event === 'connected') this.#heard(this.#connectSentAtMs);
+      if (event === 'connected') {
+        this.#heard(this.#connectSentAtMs);
+        if (this.#readOnly) {
+          // nzc does not read the flag: its state says what the server said.
+          manager.state = NZC_STATE.CONNECTED_READ_ONLY;
+          event = 'connectedReadOnly';
+        } else {
+          this.#seenReadWrite = true;
+        }
+      }
       if (event) options.onEvent(event);
     });
     this.#onTraffic = options.onTraffic;
     this.#inOrder = options.inOrder;
+    this.#options = options;
     // nzc writes the handshake as the socket connects; its time is when the server can first
     // have heard this connection. A socket nzc opens after close() (it opens sockets a tick or
     // a spin delay after connect()) is destroyed as it connects, its connect timer cleared.
@@ -306,6 +325,7 @@ export class NzcHandle {
     };
   }
 
+  readonly #options: NzcHandleOptions;
   readonly #onTraffic: () => void;
   readonly #inOrder: (settle: () => void) => void;
   #server: ServerAddress | undefined;
@@ -334,6 +354,43 @@ export class NzcHandle {
   }
   #connectSentAtMs = 0;
   #lastHeardMs: number | undefined;
+  /** The current connection's server said it is read-only (only with canBeReadOnly). */
+  #readOnly = false;
+  #seenReadWrite = false;
+
+  /** True while connected to a read-only server: writes would be refused (NOT_READ_ONLY). */
+  get readOnly(): boolean {
+    return this.#readOnly;
+  }
+
+  /** Reads a handshake reply (canBeReadOnly only); false ends the connection. */
+  #handshake(payload: Buffer): boolean {
+    const reply = readHandshakeReply(payload);
+    this.#readOnly = reply?.readOnly === true && reply.sessionTimeoutMs > 0;
+    if (reply !== undefined) return true;
+    this.#options.attempts.failing(
+      new Error(
+        'the server answered the handshake without a session: a read-only server without localSessionsEnabled=true',
+      ),
+    );
+    return false;
+  }
+
+  /**
+   * Leaves the current connection for `server` (a read-write server found while read-only):
+   * nzc's next attempt goes there.
+   */
+  moveTo(server: ServerAddress): void {
+    const manager = this.#client.connectionManager;
+    const index = manager.servers.findIndex(
+      (s) => s.host === server.host && s.port === server.port,
+    );
+    if (index >= 0) {
+      manager.nextServerIndex = index;
+      manager.serverAttempts = 0;
+    }
+    this.dropConnection();
+  }
 
   /**
    * The send time (`performance.now()`) of the newest request the server answered, the

@@ -44,6 +44,10 @@ const MANAGER_MEMBERS: Readonly<Record<string, Check>> = {
   pendingQueue: isArray,
   zxid: (value) => Buffer.isBuffer(value),
   xid: (value) => typeof value === 'number',
+  // Read by the read-only handshake (nzc-read-only.ts) and the move to a read-write server.
+  sessionId: (value) => Buffer.isBuffer(value),
+  sessionPassword: (value) => Buffer.isBuffer(value),
+  sessionTimeout: (value) => typeof value === 'number',
   watcherManager: isObject,
   'watcherManager.emit': isFunction,
   connectTimeout: (value) => typeof value === 'number',

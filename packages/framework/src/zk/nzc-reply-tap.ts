@@ -64,6 +64,11 @@ export interface NzcReplyTapOptions {
    * same answer. Before the reply itself is handled.
    */
   readonly onSaslRequired?: () => void;
+  /**
+   * Sees each handshake reply's payload before nzc reads it; false ends that connection instead
+   * (nzc never sees the frame). Default: every handshake reply goes to nzc unseen.
+   */
+  readonly handshake?: ((payload: Buffer) => boolean) | undefined;
 }
 
 /** The xid of a watch notification. */
@@ -143,7 +148,7 @@ export class NzcReplyTap {
   /** `frame` if nzc is to handle it; undefined when it was handled here. */
   #filter(frame: Buffer): Buffer | undefined {
     const manager = this.#manager;
-    if (manager.state === NZC_CONNECTING) return frame;
+    if (manager.state === NZC_CONNECTING) return this.#handshake(frame);
     if (frame.length < LENGTH_BYTES + REPLY_HEADER_BYTES) return frame;
     const xid = readInt32(frame, LENGTH_BYTES);
     if (xid === XID_NOTIFICATION) return this.#notification(frame);
@@ -172,6 +177,14 @@ export class NzcReplyTap {
       err === 0 ? null : { code: err },
       frame.subarray(LENGTH_BYTES + REPLY_HEADER_BYTES),
     );
+    return undefined;
+  }
+
+  #handshake(frame: Buffer): Buffer | undefined {
+    const check = this.#options.handshake;
+    if (check === undefined || check(frame.subarray(LENGTH_BYTES))) return frame;
+    this.#ended = this.#manager.socket;
+    this.#manager.socket?.destroy();
     return undefined;
   }
 

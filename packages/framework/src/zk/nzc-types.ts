@@ -105,6 +105,10 @@ export interface NzcConnectionManager {
   zxid: Buffer;
   /** nzc's xid counter; the SASL tap takes its requests' xids from it, as nzc's own requests. */
   xid: number;
+  /** The session's id (8 bytes), password and timeout as nzc sends them in its handshake. */
+  readonly sessionId: Buffer;
+  readonly sessionPassword: Buffer;
+  readonly sessionTimeout: number;
   /**
    * nzc's one-shot watcher registration, as its own reads call it when a reply is read: the
    * adapter calls them for the reads it sends itself, so SetWatches on reconnect and event

@@ -44,6 +44,8 @@ import { onAbort } from '../async/on-abort.js';
 import { isAbortOf, untilAborted } from '../async/until-aborted.js';
 import type { TlsSource } from '../tls/tls-options.js';
 import type { SaslMechanism } from '../sasl/sasl-mechanism.js';
+import { NotReadOnlyError } from '../errors/zookeeper-error-classes.js';
+import { ReadWriteSeeker } from './read-write-seeker.js';
 
 export interface ZooKeeperConnectionOptions {
   readonly connectString: string;
@@ -64,7 +66,20 @@ export interface ZooKeeperConnectionOptions {
   readonly requests?: RequestTelemetry | undefined;
   /** Each connection attempt's TLS options; undefined for plain TCP. */
   readonly tls?: TlsSource | undefined;
+  /** Accept a read-only server (see FrameworkOptions.canBeReadOnly). Default false. */
+  readonly canBeReadOnly?: boolean | undefined;
 }
+
+/** What a read-only server refuses (ZooKeeper's ReadOnlyRequestProcessor): refused here first. */
+const READ_ONLY_REFUSED = new Set([
+  'create',
+  'create2',
+  'delete',
+  'setData',
+  'setAcl',
+  'multi',
+  'sync',
+]);
 
 /** How long close() waits for the server to confirm the session's end. */
 const CLOSE_REPLY_WAIT_MS = 1_000;
@@ -109,10 +124,20 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
   #closed = false;
   #lastSessionId: bigint | undefined;
   #parked: Parked[] = [];
+  /** Looks for a read-write server while read-only; none over TLS (`isro` is plain TCP). */
+  readonly #seeker: ReadWriteSeeker | undefined;
 
   constructor(options: ZooKeeperConnectionOptions) {
     this.#options = options;
     this.#servers = parseConnectString(options.connectString).servers;
+    if (options.canBeReadOnly === true && options.tls === undefined) {
+      this.#seeker = new ReadWriteSeeker({
+        servers: this.#servers,
+        maxIntervalMs: Math.max(1_000, Math.min(60_000, options.sessionTimeoutMs)),
+        onFound: (server) => this.#moveTo(server),
+        logger: options.logger,
+      });
+    }
     this.#attempts = new ConnectionAttempts(options.logger, {
       quiet: !options.logConnectionFailures,
     });
@@ -146,6 +171,11 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
 
   get connected(): boolean {
     return this.#connected;
+  }
+
+  /** True while connected to a read-only server (only with canBeReadOnly). */
+  get readOnly(): boolean {
+    return this.#connected && this.#handle?.readOnly === true;
   }
 
   /** True once the server rejected our credentials (terminal). */
@@ -256,6 +286,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     this.#closed = true;
     this.#delivery.close();
     this.#health.stop();
+    this.#seeker?.stop();
     // Nothing in flight is waited for: its answer may still come, but nobody is told.
     this.#inFlight.failAll(new ClosedError());
     for (const parked of [...this.#parked]) parked.reject(new ClosedError());
@@ -454,6 +485,11 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     operation: (handle: NzcHandle) => Promise<T>,
     signal: AbortSignal | undefined,
   ): Promise<T> {
+    if (handle.readOnly && READ_ONLY_REFUSED.has(name)) {
+      return Promise.reject(
+        new NotReadOnlyError({ detail: `${name} on a connection to a read-only server` }),
+      );
+    }
     const trace = this.#options.requests?.started(name, handle.server);
     if (trace !== undefined) return this.#traced(trace, handle, operation, signal);
     return this.#inFlight.track(operation(handle), signal, (error) =>
@@ -570,6 +606,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
       inOrder: (settle) => this.#delivery.inOrder(settle),
       attempts: this.#attempts,
       tls: this.#options.tls,
+      canBeReadOnly: this.#options.canBeReadOnly,
     });
     this.#handle = handle;
     handle.connect();
@@ -579,6 +616,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     if (handle !== this.#handle || this.#closed) return;
     switch (event) {
       case 'connected':
+      case 'connectedReadOnly':
         this.#attempts.succeeded();
         if (this.#options.authInfo.length === 0) this.#setConnected(handle);
         else this.#confirmCredentials(handle);
@@ -652,7 +690,9 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
       sessionId,
       sessionTimeoutMs: handle.negotiatedSessionTimeoutMs,
       newSession,
+      readOnly: handle.readOnly,
     });
+    if (handle.readOnly) this.#seeker?.start(handle.server);
     this.#releaseParked(handle);
   }
 
@@ -680,7 +720,18 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
 
   #setDisconnected(): void {
     this.#connected = false;
+    this.#seeker?.stop();
     this.#health.disconnected();
+  }
+
+  /** A read-write server answered while read-only: reconnect there (a new session). */
+  #moveTo(server: ServerAddress): void {
+    const handle = this.#handle;
+    if (!handle || this.#closed || !this.readOnly) return;
+    this.#options.logger.info('read-only: a read-write server answered; moving to it', {
+      server: `${server.host}:${server.port}`,
+    });
+    handle.moveTo(server);
   }
 
   /** A cheap request whose reply proves the server is alive; resolves false on failure. */
