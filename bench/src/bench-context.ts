@@ -3,6 +3,7 @@ import {
   ExponentialBackoffRetry,
   type FrameworkClient,
   type Logger,
+  type TlsOptions,
 } from '@zkrecipes/framework';
 
 /** The peer's settings: every client is its own session with these. */
@@ -18,10 +19,14 @@ export class BenchContext {
   readonly logger: Logger;
   readonly #clients: FrameworkClient[] = [];
 
-  constructor(connectString: string, quick: boolean, logger: Logger) {
+  readonly #tls: TlsOptions | undefined;
+
+  /** `tls`: every client connects with these TLS options (the `--tls` runs). */
+  constructor(connectString: string, quick: boolean, logger: Logger, tls?: TlsOptions) {
     this.connectString = connectString;
     this.quick = quick;
     this.logger = logger;
+    this.#tls = tls;
   }
 
   /** `full` or, with --quick, `quick`. */
@@ -37,6 +42,7 @@ export class BenchContext {
       connectionTimeoutMs: CONNECTION_TIMEOUT_MS,
       retryPolicy: new ExponentialBackoffRetry({ baseSleepMs: 100, maxRetries: 3 }),
       logger: this.logger,
+      tls: this.#tls,
     });
     this.#clients.push(client);
     await client.start();

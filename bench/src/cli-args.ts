@@ -2,14 +2,17 @@ export interface CliArgs {
   readonly connect: string | undefined;
   readonly scenarios: readonly string[];
   readonly quick: boolean;
+  /** Clients connect over TLS to a throwaway server's secure port (no --connect). */
+  readonly tls: boolean;
   readonly list: boolean;
   readonly help: boolean;
 }
 
 export const USAGE =
-  'usage: npm run bench -- [--connect HOST:PORT] [--scenario NAME[,NAME...]] [--quick] [--list]\n' +
+  'usage: npm run bench -- [--connect HOST:PORT | --tls] [--scenario NAME[,NAME...]] [--quick] [--list]\n' +
   '  NAME matches a scenario exactly or as a dotted prefix ("mutex" runs all mutex.*)\n' +
-  '  without --connect a throwaway ZooKeeper (TestingServer) is started';
+  '  without --connect a throwaway ZooKeeper (TestingServer) is started; --tls gives it a\n' +
+  '  secure client port (certificates made at start) and every client connects over TLS';
 
 export class UsageError extends Error {}
 
@@ -18,6 +21,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   let connect: string | undefined;
   const scenarios: string[] = [];
   let quick = false;
+  let tls = false;
   let list = false;
   let help = false;
   for (let i = 0; i < argv.length; i += 1) {
@@ -38,6 +42,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       case '--quick':
         quick = true;
         break;
+      case '--tls':
+        tls = true;
+        break;
       case '--list':
         list = true;
         break;
@@ -49,5 +56,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         throw new UsageError(`unknown argument: ${arg}`);
     }
   }
-  return { connect, scenarios, quick, list, help };
+  if (tls && connect !== undefined)
+    throw new UsageError('--tls starts its own server: no --connect');
+  return { connect, scenarios, quick, tls, list, help };
 }

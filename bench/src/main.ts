@@ -22,14 +22,16 @@ async function run(args: CliArgs): Promise<number> {
   // not the test harness's forceSync=no, so that standalone figures compare with the peer's.
   const server =
     args.connect === undefined
-      ? await TestingServer.start({ properties: { forceSync: 'yes' } })
+      ? await TestingServer.start({ properties: { forceSync: 'yes' }, tls: args.tls || undefined })
       : undefined;
-  const connectString = args.connect ?? server!.connectString;
+  const connectString =
+    args.connect ?? (args.tls ? server!.secureConnectString : server!.connectString);
+  const tls = args.tls ? { ca: server!.tls!.caCert } : undefined;
   const root = `/bench-${randomBytes(4).toString('hex')}`;
-  const context = new BenchContext(connectString, args.quick, createDefaultLogger());
+  const context = new BenchContext(connectString, args.quick, createDefaultLogger(), tls);
   let failed = false;
   progress(
-    `connect=${connectString} root=${root} quick=${args.quick} scenarios=${selected.map((s) => s.name).join(',')} node=${process.version}`,
+    `connect=${connectString} tls=${args.tls} root=${root} quick=${args.quick} scenarios=${selected.map((s) => s.name).join(',')} node=${process.version}`,
   );
   try {
     const admin = await context.newClient();

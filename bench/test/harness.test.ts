@@ -65,6 +65,7 @@ describe('parseCliArgs', () => {
         connect: 'h:1',
         scenarios: ['mutex', 'queue.fifo'],
         quick: true,
+        tls: false,
         list: false,
         help: false,
       },
@@ -73,6 +74,8 @@ describe('parseCliArgs', () => {
 
   it('rejects unknown flags and missing values', () => {
     assert.throws(() => parseCliArgs(['--fast']), UsageError);
+    assert.throws(() => parseCliArgs(['--tls', '--connect', 'h:1']), UsageError);
+    assert.equal(parseCliArgs(['--tls']).tls, true);
     assert.throws(() => parseCliArgs(['--connect']), UsageError);
     assert.throws(() => parseCliArgs(['--scenario', '--quick']), UsageError);
   });
