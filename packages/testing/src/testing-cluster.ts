@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { ClusterMember, type ClusterMemberSetup, type ClusterServer } from './cluster-member.js';
 import { fourLetterWord } from './four-letter-word.js';
 import { freePorts, LOOPBACK } from './free-port.js';
@@ -308,9 +309,7 @@ export class TestingCluster implements AsyncDisposable {
       ) {
         throw error;
       }
-      return (await this.#currentConfigLines(timing.ms(30_000)))
-        .map((line) => `${line}\n`)
-        .join('');
+      return (await this.#configOnceServing(timing.ms(30_000))).map((line) => `${line}\n`).join('');
     } finally {
       await session.close();
     }
@@ -369,6 +368,23 @@ export class TestingCluster implements AsyncDisposable {
       return data.split('\n').filter((entry) => entry.startsWith('server.'));
     } finally {
       await session.close();
+    }
+  }
+
+  /**
+   * The `server.N=` lines once some member serves again, within `timeoutMs`. While the members
+   * elect a new leader every one of them closes a new connection before its ConnectResponse, so
+   * a single round over them can fail: read again until one answers.
+   */
+  async #configOnceServing(timeoutMs: number): Promise<string[]> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        return await this.#currentConfigLines();
+      } catch (error) {
+        if (!(error instanceof RawZooKeeperError) || Date.now() >= deadline) throw error;
+        await delay(100);
+      }
     }
   }
 
