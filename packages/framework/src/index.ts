@@ -38,12 +38,7 @@ export type {
   JoiningServer,
   ReconfigOptions,
 } from './client/ensemble-operations.js';
-export {
-  CONFIG_NODE,
-  clientServersOf,
-  formatEnsembleMember,
-  parseEnsembleConfig,
-} from './paths/ensemble-config.js';
+export { CONFIG_NODE, formatEnsembleMember, parseEnsembleConfig } from './paths/ensemble-config.js';
 export type {
   EnsembleConfig,
   EnsembleMember,

@@ -3,6 +3,7 @@ export { TestingServer, type TestingServerOptions } from './testing-server.js';
 export {
   TestingCluster,
   type ClusterReconfig,
+  type SuperAuth,
   type TestingClusterOptions,
 } from './testing-cluster.js';
 export type { ClusterServer } from './cluster-member.js';

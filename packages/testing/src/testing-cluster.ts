@@ -71,6 +71,14 @@ interface PeerPorts {
   readonly election: number;
 }
 
+/** The superuser's credentials of a reconfig-enabled cluster, in `authInfo`'s shape. */
+export interface SuperAuth {
+  /** Always `digest`. */
+  readonly scheme: 'digest';
+  /** `user:password`. */
+  readonly auth: string;
+}
+
 /** What `TestingCluster.reconfigure` asks for; ids are myids (index + 1). */
 export interface ClusterReconfig {
   /** `server.N=...` lines of servers to add. */
@@ -268,7 +276,7 @@ export class TestingCluster implements AsyncDisposable {
    * The superuser's credentials of a `reconfigEnabled` cluster, as `authInfo` takes them: a
    * client with them may reconfigure (write /zookeeper/config). Undefined otherwise.
    */
-  get superAuth(): { scheme: 'digest'; auth: string } | undefined {
+  get superAuth(): SuperAuth | undefined {
     if (this.#options.reconfigEnabled !== true) return undefined;
     return { scheme: 'digest', auth: `${SUPER_USER}:${SUPER_PASSWORD}` };
   }

@@ -36,7 +36,7 @@ export function validateCount(name: string, value: unknown): asserts value is nu
 
 /**
  * Asserts `value` is a usable timeout in milliseconds: finite, >= 0 and at most
- * {@link MAX_TIMER_DELAY_MS} (a larger one would silently fire after 1 ms in Node).
+ * 2147483647 ms, Node's longest timer (a larger one would silently fire after 1 ms).
  *
  * @example validateTimeoutMs('sessionTimeoutMs', options.sessionTimeoutMs)
  */

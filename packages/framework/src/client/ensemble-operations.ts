@@ -50,6 +50,7 @@ export interface ReconfigOptions {
    * returned); BAD_VERSION otherwise. Default: whatever the current configuration is.
    */
   readonly fromConfig?: bigint | undefined;
+  /** Stops waiting when it aborts (a reconfig already sent may still be applied). Default none. */
   readonly signal?: AbortSignal | undefined;
 }
 

@@ -20,12 +20,14 @@ export interface EnsembleMember {
   readonly quorumPort: number;
   /** The leader election port. */
   readonly electionPort: number;
+  /** A voting participant, or a non-voting observer. */
   readonly role: EnsembleMemberRole;
   /**
    * The address clients connect to, undefined when the line has none (a server whose client
    * port comes from its static zoo.cfg). `0.0.0.0` and `::` are kept as the server wrote them.
    */
   readonly clientHost: string | undefined;
+  /** The client port, undefined when the line has none (see `clientHost`). */
   readonly clientPort: number | undefined;
 }
 
