@@ -74,9 +74,13 @@ describe('SASL required by the server (enforce.auth.enabled, schemes sasl)', () 
     const c = client({ sasl: mechanism, sessionTimeoutMs: 20_000 });
     await c.start({ timeoutMs: timing.ms(10_000) });
     await c.create(path, { data: Buffer.from('v1') });
+    let fire!: (event: WatchedEvent) => void;
     const fired = new Promise<WatchedEvent>((resolve) => {
-      void c.getData(path, { watch: resolve });
+      fire = resolve;
     });
+    // The watch is registered before the restart, so only SetWatches can bring it back (a read
+    // still in flight would be retried after the restart and could see the write below).
+    await c.getData(path, { watch: fire });
     const reconnected = new Promise<void>((resolve) => {
       const off = c.on('stateChanged', (state) => {
         if (state === ConnectionState.RECONNECTED) {
