@@ -9,14 +9,17 @@ import {
   type Stat,
   validatePath,
 } from '@zkrecipes/framework';
-import { checkClient, checkRecipeOptions } from '@zkrecipes/framework/recipe-support';
+import {
+  checkClient,
+  checkRecipeOptions,
+  checkRetryPolicy,
+} from '@zkrecipes/framework/recipe-support';
 import { InterProcessMutex, runInFlow } from '@zkrecipes/locks';
 import { type AtomicValue, MutableAtomicValue } from './atomic-value.js';
 import { checkBytes, sameBytes } from './bytes.js';
 import { checkCallOptions, type CallOptions } from './call-options.js';
 import {
   checkPromotion,
-  checkRetryPolicy,
   type CheckedPromotion,
   type PromotedToLock,
 } from './promoted-to-lock.js';

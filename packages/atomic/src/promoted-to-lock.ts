@@ -8,6 +8,7 @@ import {
 import {
   checkOptionsObject,
   checkRecipeOptions,
+  checkRetryPolicy,
   describeValue,
 } from '@zkrecipes/framework/recipe-support';
 
@@ -37,16 +38,6 @@ export interface CheckedPromotion {
   readonly lockPath: string;
   readonly retryPolicy: RetryPolicy;
   readonly maxLockTimeMs: number | undefined;
-}
-
-/** Throws unless `policy` has a `nextDelayMs` method. */
-export function checkRetryPolicy(name: string, policy: unknown): RetryPolicy {
-  if (typeof (policy as RetryPolicy | null)?.nextDelayMs !== 'function') {
-    throw new InvalidArgumentError(
-      `${name} must be a RetryPolicy (e.g. new RetryNTimes({ n: 10, sleepBetweenRetriesMs: 10 })); got ${describeValue(policy)}`,
-    );
-  }
-  return policy as RetryPolicy;
 }
 
 /** @internal Checks a {@link PromotedToLock} (undefined: no promotion). */

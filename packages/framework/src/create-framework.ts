@@ -35,7 +35,7 @@ import { ConnectionTelemetry } from './health/connection-telemetry.js';
 import { healthOf } from './health/client-health.js';
 import type { MeterProviderLike, TracerProviderLike } from './telemetry/otel-types.js';
 import { RequestTelemetry } from './telemetry/request-telemetry.js';
-import { validateFrameworkOptions } from './validate-framework-options.js';
+import { checkFrameworkOptions } from './check-framework-options.js';
 import { tlsSource, type TlsOption } from './tls/tls-options.js';
 import type { SaslOptions } from './sasl/sasl-mechanism.js';
 import { describeSasl, saslMechanismOf } from './sasl/sasl-options.js';
@@ -183,7 +183,7 @@ const WITNESS_SLOTS = 64;
  * ```
  */
 export function createFramework(options: FrameworkOptions): FrameworkClient {
-  validateFrameworkOptions(options);
+  checkFrameworkOptions(options);
   assertNzcSupported();
   const sessionTimeoutMs = options.sessionTimeoutMs ?? 60_000;
   const logger = withChild(options.logger ?? createDefaultLogger());

@@ -205,7 +205,7 @@ export type { RunSessionBoundOptions, SessionIdSource } from './retry/session-fa
 export { MAX_PATH_BYTES, validatePath } from './paths/validate-path.js';
 export type { ValidatePathOptions } from './paths/validate-path.js';
 export { MAX_NODE_DATA_BYTES, validateData } from './paths/validate-data.js';
-export { MAX_TTL_MS } from './client/validate-operation-input.js';
+export { MAX_TTL_MS } from './client/check-operation-input.js';
 export type { ValidateDataOptions } from './paths/validate-data.js';
 export { validateTimeoutMs, validateVersion } from './checks/validate-number.js';
 export {

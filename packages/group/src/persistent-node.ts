@@ -112,7 +112,7 @@ export class PersistentNode {
         { path },
       );
     }
-    checkData(data, path);
+    checkRequiredData(data, path);
     checkRecipeOptions('PersistentNode', options, ['protection', 'createParents', 'deleteOnClose']);
     const protection = booleanOption('protection', options.protection, false);
     const createParents = booleanOption('createParents', options.createParents, true);
@@ -258,7 +258,7 @@ export class PersistentNode {
    * rejects with InvalidArgumentError before anything changes; so does an aborted signal.
    */
   async setData(data: Uint8Array, options: SignalOptions = {}): Promise<void> {
-    checkData(data, this.#basePath);
+    checkRequiredData(data, this.#basePath);
     const signal = checkSignalOptions(options);
     if (this.#state === RecipeState.CLOSED)
       throw new ClosedError({ path: this.#basePath, detail: 'PersistentNode closed' });
@@ -313,7 +313,7 @@ function protectedPath(path: string): string {
 }
 
 /** Bytes within ZooKeeper's limit (`MAX_NODE_DATA_BYTES`): checked before anything is sent. */
-function checkData(data: unknown, path: string): void {
+function checkRequiredData(data: unknown, path: string): void {
   if (data === undefined) {
     throw new InvalidArgumentError('data must be a Buffer or Uint8Array; got undefined', { path });
   }

@@ -15,7 +15,7 @@ const SEPARATOR = '|';
  * Checks when an item becomes due: a Date, or epoch milliseconds as a finite number above 0
  * (Curator's `delayUntilEpoch > 0`); returns whole epoch milliseconds.
  */
-export function validateDelayUntil(delayUntil: unknown): number {
+export function checkDelayUntil(delayUntil: unknown): number {
   const epochMs = delayUntil instanceof Date ? delayUntil.getTime() : delayUntil;
   if (
     typeof epochMs !== 'number' ||

@@ -1,5 +1,5 @@
 import type { FrameworkClient } from '@zkrecipes/framework';
-import { DELAY_ORDER, delayPrefix, validateDelayUntil } from './delay-order.js';
+import { DELAY_ORDER, delayPrefix, checkDelayUntil } from './delay-order.js';
 import type { DistributedQueueOptions } from './distributed-queue-options.js';
 import { PUT_NAMED, type PutOptions } from './distributed-queue.js';
 import { WrappedQueue } from './wrapped-queue.js';
@@ -43,7 +43,7 @@ export class DistributedDelayQueue<T = Buffer> extends WrappedQueue<T> {
    * a time already past is due at once). Otherwise as {@link DistributedQueue.put}.
    */
   async put(item: T, delayUntil: number | Date, options: PutOptions = {}): Promise<string> {
-    const epochMs = validateDelayUntil(delayUntil);
+    const epochMs = checkDelayUntil(delayUntil);
     return this.queue[PUT_NAMED](delayPrefix(epochMs), [item], false, options);
   }
 
@@ -53,7 +53,7 @@ export class DistributedDelayQueue<T = Buffer> extends WrappedQueue<T> {
     delayUntil: number | Date,
     options: PutOptions = {},
   ): Promise<string> {
-    const epochMs = validateDelayUntil(delayUntil);
+    const epochMs = checkDelayUntil(delayUntil);
     return this.queue[PUT_NAMED](delayPrefix(epochMs), items, true, options);
   }
 }

@@ -7,10 +7,10 @@ import {
 } from '@zkrecipes/framework/recipe-support';
 import type { DistributedQueueOptions } from './distributed-queue-options.js';
 import { PUT_NAMED, type PutOptions } from './distributed-queue.js';
-import { fixId, ID_ORDER, idOf, idPrefix, validateItemId } from './id-order.js';
+import { fixId, ID_ORDER, idOf, idPrefix, checkItemId } from './id-order.js';
 import { DISTRIBUTED_QUEUE_PREFIX } from './queue-node-names.js';
 import { removeItems } from './remove-items.js';
-import type { WaitOptions } from './validate-queue-input.js';
+import type { WaitOptions } from './check-queue-input.js';
 import { WrappedQueue } from './wrapped-queue.js';
 
 /** Options of {@link DistributedIdQueue}: DistributedQueue's. */
@@ -47,7 +47,7 @@ export class DistributedIdQueue<T = Buffer> extends WrappedQueue<T> {
    * {@link DistributedQueue.put}.
    */
   async put(item: T, id: string, options: PutOptions = {}): Promise<string> {
-    validateItemId(id);
+    checkItemId(id);
     return this.queue[PUT_NAMED](idPrefix(id), [item], false, options);
   }
 
@@ -60,7 +60,7 @@ export class DistributedIdQueue<T = Buffer> extends WrappedQueue<T> {
    * with ClosedError when the queue closes first.
    */
   async remove(id: string, options: WaitOptions = {}): Promise<number> {
-    validateItemId(id);
+    checkItemId(id);
     checkWaitOptions(options);
     if (this.state !== 'STARTED') {
       throw new IllegalStateError(`remove while ${this.state}: start() the queue first`, {

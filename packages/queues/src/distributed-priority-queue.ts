@@ -1,8 +1,8 @@
 import type { FrameworkClient } from '@zkrecipes/framework';
-import { validateWholeNumber } from './validate-queue-input.js';
+import { checkWholeNumber } from './check-queue-input.js';
 import type { DistributedQueueOptions } from './distributed-queue-options.js';
 import { PUT_NAMED, type PutOptions } from './distributed-queue.js';
-import { PRIORITY_ORDER, priorityPrefix, validatePriority } from './priority-order.js';
+import { PRIORITY_ORDER, priorityPrefix, checkPriority } from './priority-order.js';
 import { WrappedQueue } from './wrapped-queue.js';
 
 /** Options of {@link DistributedPriorityQueue}: DistributedQueue's, and one of its own. */
@@ -40,7 +40,7 @@ export class DistributedPriorityQueue<T = Buffer> extends WrappedQueue<T> {
   ) {
     const minItemsBeforeRefresh =
       typeof options === 'object' && options !== null ? (options.minItemsBeforeRefresh ?? 0) : 0;
-    validateWholeNumber('minItemsBeforeRefresh', minItemsBeforeRefresh, 0, Number.MAX_SAFE_INTEGER);
+    checkWholeNumber('minItemsBeforeRefresh', minItemsBeforeRefresh, 0, Number.MAX_SAFE_INTEGER);
     super(client, queuePath, options, {
       recipe: 'DistributedPriorityQueue',
       order: PRIORITY_ORDER,
@@ -53,13 +53,13 @@ export class DistributedPriorityQueue<T = Buffer> extends WrappedQueue<T> {
    * lower is taken first). Otherwise as {@link DistributedQueue.put}.
    */
   async put(item: T, priority: number, options: PutOptions = {}): Promise<string> {
-    validatePriority(priority);
+    checkPriority(priority);
     return this.queue[PUT_NAMED](priorityPrefix(priority), [item], false, options);
   }
 
   /** Adds several items as one node of `priority`, as {@link DistributedQueue.putMulti}. */
   async putMulti(items: readonly T[], priority: number, options: PutOptions = {}): Promise<string> {
-    validatePriority(priority);
+    checkPriority(priority);
     return this.queue[PUT_NAMED](priorityPrefix(priority), items, true, options);
   }
 }

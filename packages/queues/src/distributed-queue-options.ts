@@ -6,7 +6,7 @@ import { ErrorMode } from './error-mode.js';
 import { DEFAULT_HARD_MAX_ITEMS } from './put-limiter.js';
 import type { QueueConsumer } from './queue-consumption.js';
 import { bytesSerializer, type QueueSerializer } from './queue-serializer.js';
-import { validateWholeNumber } from './validate-queue-input.js';
+import { checkWholeNumber } from './check-queue-input.js';
 
 /** Options of {@link DistributedQueue}. */
 export interface DistributedQueueOptions<T> {
@@ -80,10 +80,10 @@ export function resolveQueueOptions<T>(
   if (typeof options !== 'object' || options === null) {
     throw new InvalidArgumentError(`options must be an object; got ${describeValue(options)}`);
   }
-  const lockPath = validateLockPath(queuePath, options.lockPath);
-  const deadLetterPath = validateApartPath('deadLetterPath', queuePath, options.deadLetterPath);
+  const lockPath = checkLockPath(queuePath, options.lockPath);
+  const deadLetterPath = checkApartPath('deadLetterPath', queuePath, options.deadLetterPath);
   if (deadLetterPath !== undefined && lockPath !== undefined) {
-    validateApartPath('deadLetterPath', lockPath, deadLetterPath);
+    checkApartPath('deadLetterPath', lockPath, deadLetterPath);
   }
   const {
     serializer = bytesSerializer as unknown as QueueSerializer<T>,
@@ -109,10 +109,10 @@ export function resolveQueueOptions<T>(
       'errorMode needs a lockPath: without safe mode an item is gone before its consumer runs',
     );
   }
-  validateWholeNumber('hardMaxItems', hardMaxItems, 1, Number.MAX_SAFE_INTEGER);
-  if (maxItems !== undefined) validateWholeNumber('maxItems', maxItems, 1, hardMaxItems);
-  validateWholeNumber('concurrency', concurrency, 1, 1000);
-  validateWholeNumber('prefetch', prefetch, 1, 1000);
+  checkWholeNumber('hardMaxItems', hardMaxItems, 1, Number.MAX_SAFE_INTEGER);
+  if (maxItems !== undefined) checkWholeNumber('maxItems', maxItems, 1, hardMaxItems);
+  checkWholeNumber('concurrency', concurrency, 1, 1000);
+  checkWholeNumber('prefetch', prefetch, 1, 1000);
   validateTimeoutMs('closeTimeoutMs', closeTimeoutMs);
   return {
     lockPath,
@@ -129,7 +129,7 @@ export function resolveQueueOptions<T>(
 }
 
 /** A path option that must be apart from `other` (neither inside the other). */
-function validateApartPath(name: string, other: string, value: unknown): string | undefined {
+function checkApartPath(name: string, other: string, value: unknown): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string') {
     throw new InvalidArgumentError(`${name} must be a string; got ${describeValue(value)}`);
@@ -145,7 +145,7 @@ function validateApartPath(name: string, other: string, value: unknown): string 
 }
 
 /** The lock path, checked: a valid path apart from the queue's. */
-function validateLockPath(queuePath: string, lockPath: unknown): string | undefined {
+function checkLockPath(queuePath: string, lockPath: unknown): string | undefined {
   if (lockPath === undefined) return undefined;
   if (typeof lockPath !== 'string') {
     throw new InvalidArgumentError(`lockPath must be a string; got ${describeValue(lockPath)}`);

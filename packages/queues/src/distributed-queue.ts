@@ -40,7 +40,7 @@ import { QueueEvents, type QueueEvent, type QueueListener } from './queue-events
 import { DISTRIBUTED_QUEUE_PREFIX } from './queue-node-names.js';
 import type { QueueSerializer } from './queue-serializer.js';
 import { QueueTaker } from './queue-taker.js';
-import { validateNodeSize, type WaitOptions } from './validate-queue-input.js';
+import { checkNodeSize, type WaitOptions } from './check-queue-input.js';
 
 /** The queue's lifecycle: the framework's RecipeState (LATENT, STARTED, CLOSED). */
 export type QueueState = RecipeState;
@@ -405,7 +405,7 @@ export class DistributedQueue<T = Buffer> {
     const serialized = items.map((item) => this.#serialize(item));
     const itemBytes = serialized.reduce((sum, bytes) => sum + bytes.byteLength, 0);
     const size = envelopeSize(serialized.map((bytes) => bytes.byteLength));
-    validateNodeSize(
+    checkNodeSize(
       multi === undefined ? 'queue item' : `putMulti envelope of ${multi} items`,
       size,
       ` (${itemBytes} bytes of items and ${size - itemBytes} of Curator's envelope)`,

@@ -12,7 +12,7 @@ import { DISTRIBUTED_QUEUE_PREFIX } from './queue-node-names.js';
 const SEPARATOR = '|';
 
 /** Asserts an item id is a non-empty string. */
-export function validateItemId(id: unknown): asserts id is string {
+export function checkItemId(id: unknown): asserts id is string {
   if (typeof id !== 'string' || id.length === 0) {
     throw new InvalidArgumentError(`id must be a non-empty string; got ${describeValue(id)}`);
   }

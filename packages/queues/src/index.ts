@@ -40,4 +40,4 @@ export { NoSuchElementError } from './no-such-element-error.js';
 export { DEFAULT_HARD_MAX_ITEMS } from './put-limiter.js';
 export { DISTRIBUTED_QUEUE_PREFIX, SIMPLE_QUEUE_PREFIX } from './queue-node-names.js';
 export { PRESENCE_PREFIX } from './lock-safety.js';
-export type { WaitOptions } from './validate-queue-input.js';
+export type { WaitOptions } from './check-queue-input.js';

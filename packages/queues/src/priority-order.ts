@@ -9,7 +9,7 @@ const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
 
 /** Asserts a priority is a Java `int`: a whole number from -2147483648 to 2147483647. */
-export function validatePriority(priority: unknown): asserts priority is number {
+export function checkPriority(priority: unknown): asserts priority is number {
   if (
     typeof priority !== 'number' ||
     !Number.isInteger(priority) ||

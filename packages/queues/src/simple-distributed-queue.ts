@@ -23,7 +23,7 @@ import { DEFAULT_HARD_MAX_ITEMS, PutLimiter } from './put-limiter.js';
 import { SIMPLE_QUEUE_PREFIX } from './queue-node-names.js';
 import { QueueTaker } from './queue-taker.js';
 import { QueueTelemetry, type TakeOutcome } from './queue-telemetry.js';
-import { validateNodeSize, validateWholeNumber, type WaitOptions } from './validate-queue-input.js';
+import { checkNodeSize, checkWholeNumber, type WaitOptions } from './check-queue-input.js';
 
 /** Options of {@link SimpleDistributedQueue}. */
 export interface SimpleDistributedQueueOptions {
@@ -78,8 +78,8 @@ export class SimpleDistributedQueue {
     checkRecipeOptions('SimpleDistributedQueue', options, ['prefetch', 'hardMaxItems']);
     validatePath(path, { allowRoot: false });
     const { prefetch = 8, hardMaxItems = DEFAULT_HARD_MAX_ITEMS } = options;
-    validateWholeNumber('prefetch', prefetch, 1, 1000);
-    validateWholeNumber('hardMaxItems', hardMaxItems, 1, Number.MAX_SAFE_INTEGER);
+    checkWholeNumber('prefetch', prefetch, 1, 1000);
+    checkWholeNumber('hardMaxItems', hardMaxItems, 1, Number.MAX_SAFE_INTEGER);
     this.#client = client;
     this.#path = path;
     this.#itemPath = joinPath(path, SIMPLE_QUEUE_PREFIX);
@@ -115,7 +115,7 @@ export class SimpleDistributedQueue {
         { path: this.#path },
       );
     }
-    validateNodeSize('queue item', data.byteLength, '', this.#path);
+    checkNodeSize('queue item', data.byteLength, '', this.#path);
     checkWaitOptions(options);
     const { signal } = options;
     signal?.throwIfAborted();

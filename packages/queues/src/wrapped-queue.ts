@@ -5,7 +5,7 @@ import type { FrameworkClient, IterableObservable, SignalOptions } from '@zkreci
 import type { DistributedQueueOptions } from './distributed-queue-options.js';
 import { DistributedQueue, type QueueState, type QueueVariant } from './distributed-queue.js';
 import type { QueueEvent, QueueListener } from './queue-events.js';
-import type { WaitOptions } from './validate-queue-input.js';
+import type { WaitOptions } from './check-queue-input.js';
 
 export abstract class WrappedQueue<T> {
   /** The FIFO machinery, ordered the wrapping queue's way. */

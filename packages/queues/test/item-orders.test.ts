@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isInvalidArgument } from '@zkrecipes/framework';
-import { DELAY_ORDER, delayPrefix, epochOf, validateDelayUntil } from '../src/delay-order.js';
-import { fixId, ID_ORDER, idOf, idPrefix, validateItemId } from '../src/id-order.js';
+import { DELAY_ORDER, delayPrefix, epochOf, checkDelayUntil } from '../src/delay-order.js';
+import { fixId, ID_ORDER, idOf, idPrefix, checkItemId } from '../src/id-order.js';
 import { withoutSequence } from '../src/item-order.js';
 import {
   PRIORITY_ORDER,
   priorityOf,
   priorityPrefix,
-  validatePriority,
+  checkPriority,
 } from '../src/priority-order.js';
 
 const seq = (n: number): string => String(n).padStart(10, '0');
@@ -91,15 +91,15 @@ describe('priority, delay and id queue node names (Curator 5.x)', () => {
 
   it('bad priorities, delays and ids are InvalidArgumentErrors', () => {
     for (const bad of [1.5, 2 ** 31, -(2 ** 31) - 1, Number.NaN, '1', undefined]) {
-      assert.throws(() => validatePriority(bad), isInvalidArgument, String(bad));
+      assert.throws(() => checkPriority(bad), isInvalidArgument, String(bad));
     }
     for (const bad of [Number.NaN, Infinity, -Infinity, 0, -5, '1000', new Date(Number.NaN)]) {
-      assert.throws(() => validateDelayUntil(bad), isInvalidArgument, String(bad));
+      assert.throws(() => checkDelayUntil(bad), isInvalidArgument, String(bad));
     }
-    assert.equal(validateDelayUntil(new Date(1234)), 1234);
-    assert.equal(validateDelayUntil(1234.9), 1234);
+    assert.equal(checkDelayUntil(new Date(1234)), 1234);
+    assert.equal(checkDelayUntil(1234.9), 1234);
     for (const bad of ['', undefined, 42, null]) {
-      assert.throws(() => validateItemId(bad), isInvalidArgument, String(bad));
+      assert.throws(() => checkItemId(bad), isInvalidArgument, String(bad));
     }
   });
 });

@@ -14,7 +14,7 @@ export const MAX_TIMER_DELAY_MS = 2_147_483_647;
 const MAX_VERSION = 2_147_483_647;
 
 /** Asserts `value` is a finite number >= 0 (a duration or size); names the option when not. */
-export function validateNonNegativeNumber(name: string, value: unknown): asserts value is number {
+export function checkNonNegativeNumber(name: string, value: unknown): asserts value is number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
     throw new InvalidArgumentError(
       `${name} must be a finite number >= 0; got ${describeValue(value)}`,
@@ -26,7 +26,7 @@ export function validateNonNegativeNumber(name: string, value: unknown): asserts
  * Asserts `value` is a whole number from 0 to `Number.MAX_SAFE_INTEGER` (a count such as
  * `maxRetries`); names the option when not.
  */
-export function validateCount(name: string, value: unknown): asserts value is number {
+export function checkCount(name: string, value: unknown): asserts value is number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
     throw new InvalidArgumentError(
       `${name} must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}; got ${describeValue(value)}`,
@@ -41,7 +41,7 @@ export function validateCount(name: string, value: unknown): asserts value is nu
  * @example validateTimeoutMs('sessionTimeoutMs', options.sessionTimeoutMs)
  */
 export function validateTimeoutMs(name: string, value: unknown): asserts value is number {
-  validateNonNegativeNumber(name, value);
+  checkNonNegativeNumber(name, value);
   if (value > MAX_TIMER_DELAY_MS) {
     throw new InvalidArgumentError(
       `${name} must be at most ${MAX_TIMER_DELAY_MS} ms (about 24.8 days, the longest delay ` +

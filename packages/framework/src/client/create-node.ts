@@ -1,3 +1,4 @@
+import { checkOptionsObject } from '../checks/option-checks.js';
 import { randomUUID } from 'node:crypto';
 import { resolveAcl } from './acl-provider.js';
 import type { AclProvider } from './client-context.js';
@@ -7,13 +8,12 @@ import type { NamespaceMapper } from './namespace-mapper.js';
 import type { CreateOptions } from './operation-options.js';
 import {
   toNodeData,
-  validateAcl,
-  validateCreateMode,
-  validateFlag,
-  validateTtl,
-  validateOptionsObject,
-  validateSignal,
-} from './validate-operation-input.js';
+  checkAcl,
+  checkCreateMode,
+  checkFlag,
+  checkTtl,
+  checkSignal,
+} from './check-operation-input.js';
 import { IdempotentWrite } from './idempotent-write.js';
 import { createdPathAfterLostReply } from './lost-reply-results.js';
 import type { WriteAmbiguity } from './write-ambiguity.js';
@@ -96,16 +96,16 @@ export function prepareCreate(
   aclProvider: AclProvider,
   useContainerParents = true,
 ): CreateRequest {
-  validateOptionsObject('options', options);
+  checkOptionsObject(options);
   const { mode = 'PERSISTENT', data, acl } = options;
   const pathForErrors = typeof path === 'string' ? path : undefined;
-  validateCreateMode(mode, pathForErrors);
-  validateTtl(mode, options.ttlMs, pathForErrors);
+  checkCreateMode(mode, pathForErrors);
+  checkTtl(mode, options.ttlMs, pathForErrors);
   const sequential = mode.endsWith('SEQUENTIAL') || mode.endsWith('SEQUENTIAL_WITH_TTL');
   const serverPath = mapper.toServer(path, { sequential, allowRoot: false });
-  validateFlag('createParents', options.createParents);
-  validateFlag('containerParents', options.containerParents);
-  validateFlag('protection', options.protection);
+  checkFlag('createParents', options.createParents);
+  checkFlag('containerParents', options.containerParents);
+  checkFlag('protection', options.protection);
   if (options.protection === true && mode === 'CONTAINER') {
     // A protected name exists to find a node whose create reply was lost; a container is
     // reaped by the server on its own schedule, so there is nothing to find it for.
@@ -114,11 +114,11 @@ export function prepareCreate(
       { path },
     );
   }
-  validateFlag('orSetData', options.orSetData);
-  validateFlag('stat', options.stat);
-  validateFlag('idempotent', options.idempotent);
-  validateSignal(options.signal);
-  if (acl !== undefined) validateAcl(acl, path);
+  checkFlag('orSetData', options.orSetData);
+  checkFlag('stat', options.stat);
+  checkFlag('idempotent', options.idempotent);
+  checkSignal(options.signal);
+  if (acl !== undefined) checkAcl(acl, path);
   // One id per call, kept across retries: it is how a retry recognises the first attempt's node.
   const protectedId = options.protection === true ? randomUUID() : undefined;
   const request: CreateRequest = {

@@ -1,5 +1,6 @@
 // The input checks and request building of getConfig, reconfig and updateServers, apart from
 // FrameworkClient's plumbing (docs/framework/ensembles.md).
+import { checkOptionsObject } from '../checks/option-checks.js';
 import type { ReconfigRequest } from '@zkrecipes/wire';
 import { describeValue } from '../errors/describe-value.js';
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
@@ -12,10 +13,9 @@ import {
 } from '../paths/ensemble-config.js';
 import type { Stat, Watcher } from '../zk/zookeeper-types.js';
 import {
-  validateOptionsObject,
-  validateSignal,
-  validateWatcher,
-} from './validate-operation-input.js';
+  checkSignal,
+  checkWatcher,
+} from './check-operation-input.js';
 
 /** The configuration as read, with the Stat of /zookeeper/config. */
 export interface EnsembleConfigWithStat extends EnsembleConfig {
@@ -55,10 +55,10 @@ export interface ReconfigOptions {
 }
 
 /** Checks getConfig's options; throws InvalidArgumentError naming what is wrong. */
-export function validateGetConfigOptions(options: GetConfigOptions): void {
-  validateOptionsObject('options', options);
-  validateWatcher(options.watch);
-  validateSignal(options.signal);
+export function checkGetConfigOptions(options: GetConfigOptions): void {
+  checkOptionsObject(options);
+  checkWatcher(options.watch);
+  checkSignal(options.signal);
 }
 
 function serverLines(name: string, value: JoiningServer | readonly JoiningServer[]): string {
@@ -94,8 +94,8 @@ function serverIds(value: number | readonly number[]): string {
 
 /** Checks reconfig's options and builds the request; nothing is sent on bad input. */
 export function reconfigRequest(options: ReconfigOptions): ReconfigRequest {
-  validateOptionsObject('options', options);
-  validateSignal(options.signal);
+  checkOptionsObject(options);
+  checkSignal(options.signal);
   const { joining, leaving, members, fromConfig } = options;
   if (fromConfig !== undefined && typeof fromConfig !== 'bigint') {
     throw new InvalidArgumentError(

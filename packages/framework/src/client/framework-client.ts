@@ -12,7 +12,7 @@ import { guaranteedDeleteQueueFor } from './guaranteed-delete-queue.js';
 import { NamespaceMapper } from './namespace-mapper.js';
 import {
   PersistentWatch,
-  validatePersistentWatchMode,
+  checkPersistentWatchMode,
   type AddWatchOptions,
   type PersistentWatchListener,
 } from './persistent-watch.js';
@@ -44,25 +44,24 @@ import type { WriteWitnesses } from './write-witnesses.js';
 import { OutcomeUnknownError } from '../errors/outcome-unknown-error.js';
 import {
   toNodeData,
-  validateAcl,
-  validateFlag,
-  validateOptionsObject,
-  validateSignal,
-  validateWatcher,
-} from './validate-operation-input.js';
+  checkAcl,
+  checkFlag,
+  checkSignal,
+  checkWatcher,
+} from './check-operation-input.js';
 import { wrapWatcher } from './wrap-watcher.js';
 import {
   configFromReply,
   reconfigRequest,
   serversOfUpdate,
-  validateGetConfigOptions,
+  checkGetConfigOptions,
   type EnsembleConfigWithStat,
   type GetConfigOptions,
   type ReconfigOptions,
 } from './ensemble-operations.js';
 import { CONFIG_NODE, formatServer } from '../paths/ensemble-config.js';
 import { connectionBoundSignal } from '../state/connection-bound-signal.js';
-import { checkEventListener, checkListener } from '../checks/option-checks.js';
+import { checkEventListener, checkListener, checkOptionsObject } from '../checks/option-checks.js';
 import { ClosedError, IllegalStateError } from '../errors/zookeeper-error-classes.js';
 import { isBadVersion, isNoNode, isRetryable } from '../errors/predicates.js';
 import { isBeforeFirstConnection } from '../errors/never-sent.js';
@@ -307,9 +306,9 @@ export class FrameworkClient {
       throw new IllegalStateError('start the client that created this view (usingNamespace)');
     }
     if (options !== undefined) {
-      validateOptionsObject('options', options);
+      checkOptionsObject(options);
       if (options.timeoutMs !== undefined) validateTimeoutMs('timeoutMs', options.timeoutMs);
-      validateSignal(options.signal);
+      checkSignal(options.signal);
     }
     await this.#lifecycle.start();
     if (options === undefined) return;
@@ -341,10 +340,10 @@ export class FrameworkClient {
    * rejects with `signal.reason` when `signal` aborts first.
    */
   async blockUntilConnected(options: BlockUntilConnectedOptions = {}): Promise<boolean> {
-    validateOptionsObject('options', options);
+    checkOptionsObject(options);
     const { timeoutMs, signal } = options;
     if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
-    validateSignal(signal);
+    checkSignal(signal);
     signal?.throwIfAborted();
     return this.#lifecycle.blockUntilConnected(timeoutMs, signal);
   }
@@ -422,16 +421,16 @@ export class FrameworkClient {
 
   /** Deletes a node; see {@link DeleteOptions} for guaranteed, deleteChildren and quietly. */
   async delete(path: string, options: DeleteOptions = {}): Promise<void> {
-    validateOptionsObject('options', options);
+    checkOptionsObject(options);
     const serverPath = this.#mapper.toServer(path, { allowRoot: false });
     const { version = -1, guaranteed = false, deleteChildren = false, quietly = false } = options;
     const { signal } = options;
     validateVersion(version);
-    validateFlag('guaranteed', guaranteed);
-    validateFlag('deleteChildren', deleteChildren);
-    validateFlag('quietly', quietly);
-    validateFlag('idempotent', options.idempotent);
-    validateSignal(signal);
+    checkFlag('guaranteed', guaranteed);
+    checkFlag('deleteChildren', deleteChildren);
+    checkFlag('quietly', quietly);
+    checkFlag('idempotent', options.idempotent);
+    checkSignal(signal);
     const write =
       options.idempotent === true
         ? this.#idempotentWrite('delete', serverPath)
@@ -513,13 +512,13 @@ export class FrameworkClient {
 
   /** Replaces the node's data; resolves the new Stat. */
   async setData(path: string, data: Uint8Array, options: SetDataOptions = {}): Promise<Stat> {
-    validateOptionsObject('options', options);
+    checkOptionsObject(options);
     const serverPath = this.#mapper.toServer(path);
     const buffer = toNodeData(data, path, false);
     const { version = -1, signal } = options;
     validateVersion(version);
-    validateFlag('idempotent', options.idempotent);
-    validateSignal(signal);
+    checkFlag('idempotent', options.idempotent);
+    checkSignal(signal);
     this.#checkSize('setData', path, { pathBytes: this.#wireBytes(serverPath), data: buffer });
     if (options.idempotent === true) {
       const write = this.#idempotentWrite('setData', serverPath);
@@ -574,7 +573,7 @@ export class FrameworkClient {
     options: GetChildrenOptions = {},
   ): Promise<string[] | ChildrenWithStat> {
     const serverPath = this.#readPath(path, options);
-    validateFlag('stat', options.stat);
+    checkFlag('stat', options.stat);
     const watcher = this.#watcher(options);
     const result = await this.#run(
       'getChildren',
@@ -595,21 +594,21 @@ export class FrameworkClient {
     /** The node's metadata; `stat.aversion` is the version a conditional `setAcl` needs. */
     stat: Stat;
   }> {
-    validateOptionsObject('options', options);
+    checkOptionsObject(options);
     const serverPath = this.#mapper.toServer(path);
     const { signal } = options;
-    validateSignal(signal);
+    checkSignal(signal);
     return this.#run('getAcl', path, () => this.#context.ops.getAcl(serverPath, signal), signal);
   }
 
   /** Replaces the node's ACL; `version` is the ACL version (aversion). Resolves the new Stat. */
   async setAcl(path: string, acl: readonly Acl[], options: VersionOptions = {}): Promise<Stat> {
-    validateOptionsObject('options', options);
+    checkOptionsObject(options);
     const serverPath = this.#mapper.toServer(path);
-    validateAcl(acl, path);
+    checkAcl(acl, path);
     const { version = -1, signal } = options;
     validateVersion(version);
-    validateSignal(signal);
+    checkSignal(signal);
     this.#checkSize('setAcl', path, { pathBytes: this.#wireBytes(serverPath), acl });
     const ambiguity = new WriteAmbiguity();
     try {
@@ -635,10 +634,10 @@ export class FrameworkClient {
     options: TransactionOptions = {},
   ): Promise<TransactionResult[]> {
     const wireOps = toWireTransaction(ops, this.#mapper, this.#context.aclProvider);
-    validateOptionsObject('options', options);
+    checkOptionsObject(options);
     const { signal } = options;
-    validateFlag('idempotent', options.idempotent);
-    validateSignal(signal);
+    checkFlag('idempotent', options.idempotent);
+    checkSignal(signal);
     const size = multiBytes(wireOps, (opPath) => this.#wireBytes(opPath));
     checkRequestSize('transaction', size, this.#context.maxRequestBytes, undefined);
     if (wireOps.length === 0) {
@@ -713,10 +712,10 @@ export class FrameworkClient {
    * the server syncs the whole tree.
    */
   async sync(path: string, options: OperationOptions = {}): Promise<void> {
-    validateOptionsObject('options', options);
+    checkOptionsObject(options);
     const serverPath = this.#mapper.toServer(path);
     const { signal } = options;
-    validateSignal(signal);
+    checkSignal(signal);
     await this.#run('sync', path, () => this.#context.ops.sync(serverPath, signal), signal);
   }
 
@@ -727,10 +726,10 @@ export class FrameworkClient {
    * all of this session's ephemerals in the namespace.
    */
   async getEphemerals(prefixPath = '/', options: OperationOptions = {}): Promise<string[]> {
-    validateOptionsObject('options', options);
+    checkOptionsObject(options);
     const serverPath = this.#mapper.toServer(prefixPath);
     const { signal } = options;
-    validateSignal(signal);
+    checkSignal(signal);
     const root = this.#mapper.rootPath;
     const found = await this.#run(
       'getEphemerals',
@@ -750,10 +749,10 @@ export class FrameworkClient {
    * request.
    */
   async getAllChildrenNumber(path: string, options: OperationOptions = {}): Promise<number> {
-    validateOptionsObject('options', options);
+    checkOptionsObject(options);
     const serverPath = this.#mapper.toServer(path);
     const { signal } = options;
-    validateSignal(signal);
+    checkSignal(signal);
     return this.#run(
       'getAllChildrenNumber',
       path,
@@ -773,12 +772,12 @@ export class FrameworkClient {
     listener: PersistentWatchListener,
     options: AddWatchOptions = {},
   ): Promise<PersistentWatch> {
-    validateOptionsObject('options', options);
+    checkOptionsObject(options);
     const serverPath = this.#mapper.toServer(path);
     checkListener(listener);
-    const mode = validatePersistentWatchMode(options.mode);
+    const mode = checkPersistentWatchMode(options.mode);
     const { signal } = options;
-    validateSignal(signal);
+    checkSignal(signal);
     this.#assertUsable(path);
     const { ops } = this.#context;
     const unlisten = ops.listenPersistently(serverPath, mode, (event) =>
@@ -817,7 +816,7 @@ export class FrameworkClient {
    * chroot or this client's namespace. See docs/framework/ensembles.md.
    */
   async getConfig(options: GetConfigOptions = {}): Promise<EnsembleConfigWithStat> {
-    validateGetConfigOptions(options);
+    checkGetConfigOptions(options);
     const { signal } = options;
     const watcher =
       options.watch === undefined || signal?.aborted === true
@@ -892,10 +891,10 @@ export class FrameworkClient {
   }
 
   #readPath(path: string, options: WatchOptions): string {
-    validateOptionsObject('options', options);
+    checkOptionsObject(options);
     const serverPath = this.#mapper.toServer(path);
-    validateWatcher(options.watch);
-    validateSignal(options.signal);
+    checkWatcher(options.watch);
+    checkSignal(options.signal);
     return serverPath;
   }
 

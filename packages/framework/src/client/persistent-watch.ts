@@ -19,7 +19,7 @@ export interface AddWatchOptions extends SignalOptions {
 
 const MODES: readonly PersistentWatchMode[] = ['PERSISTENT', 'PERSISTENT_RECURSIVE'];
 
-export function validatePersistentWatchMode(mode: unknown): PersistentWatchMode {
+export function checkPersistentWatchMode(mode: unknown): PersistentWatchMode {
   if (mode === undefined) return 'PERSISTENT_RECURSIVE';
   if (!MODES.includes(mode as PersistentWatchMode)) {
     throw new InvalidArgumentError(

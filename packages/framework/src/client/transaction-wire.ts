@@ -1,14 +1,14 @@
+import { checkOptionsObject } from '../checks/option-checks.js';
 import type { AclProvider } from './client-context.js';
 import { resolveAcl } from './acl-provider.js';
 import type { NamespaceMapper } from './namespace-mapper.js';
 import type { TransactionOp, TransactionResult } from './transaction-op.js';
 import {
   toNodeData,
-  validateAcl,
-  validateCreateMode,
-  validateOptionsObject,
-  validateTtl,
-} from './validate-operation-input.js';
+  checkAcl,
+  checkCreateMode,
+  checkTtl,
+} from './check-operation-input.js';
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import { isInvalidArgument } from '../errors/predicates.js';
 import { describeValue } from '../errors/describe-value.js';
@@ -50,7 +50,7 @@ function toWireOp(
   mapper: NamespaceMapper,
   aclProvider: AclProvider,
 ): WireTransactionOp {
-  validateOptionsObject('a transaction op', candidate);
+  checkOptionsObject(candidate, 'a transaction op');
   if (candidate === undefined) {
     throw new InvalidArgumentError('a transaction op must be built with op.create/delete/...');
   }
@@ -66,13 +66,13 @@ function toWireOp(
         }
       }
       const mode = raw.mode ?? 'PERSISTENT';
-      validateCreateMode(mode, raw.path);
-      validateTtl(mode, raw.ttlMs, raw.path);
+      checkCreateMode(mode, raw.path);
+      checkTtl(mode, raw.ttlMs, raw.path);
       const path = mapper.toServer(raw.path, {
         sequential: mode.endsWith('SEQUENTIAL') || mode.endsWith('SEQUENTIAL_WITH_TTL'),
         allowRoot: false,
       });
-      if (raw.acl !== undefined) validateAcl(raw.acl, raw.path);
+      if (raw.acl !== undefined) checkAcl(raw.acl, raw.path);
       const data = toNodeData(raw.data, raw.path, true);
       const acl = resolveAcl(aclProvider, path, raw.acl);
       return { type: 'create', path, data, acl, mode, ttlMs: raw.ttlMs };

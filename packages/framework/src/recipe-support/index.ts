@@ -90,3 +90,4 @@ export {
   signalOption,
 } from '../checks/option-checks.js';
 export type { WaitLimitOptions } from '../checks/option-checks.js';
+export { checkRetryPolicy } from '../retry/check-retry-policy.js';

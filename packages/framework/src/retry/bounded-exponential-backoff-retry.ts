@@ -1,6 +1,6 @@
 import { ExponentialBackoffRetry } from './exponential-backoff-retry.js';
-import { validateNonNegativeNumber } from '../checks/validate-number.js';
-import { validatePolicyOptions } from './validate-policy-options.js';
+import { checkNonNegativeNumber } from '../checks/validate-number.js';
+import { checkPolicyOptions } from './check-policy-options.js';
 
 /** Options of {@link BoundedExponentialBackoffRetry}. */
 export interface BoundedExponentialBackoffRetryOptions {
@@ -29,13 +29,13 @@ export interface BoundedExponentialBackoffRetryOptions {
  */
 export class BoundedExponentialBackoffRetry extends ExponentialBackoffRetry {
   constructor(options: BoundedExponentialBackoffRetryOptions) {
-    validatePolicyOptions(
+    checkPolicyOptions(
       'BoundedExponentialBackoffRetry',
       options,
       '{ baseSleepMs, maxSleepMs, maxRetries }',
     );
     // Required here, where the parent would fall back to its default when it is missing.
-    validateNonNegativeNumber('maxSleepMs', options.maxSleepMs);
+    checkNonNegativeNumber('maxSleepMs', options.maxSleepMs);
     super(options);
   }
 }

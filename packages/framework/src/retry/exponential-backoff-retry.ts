@@ -1,6 +1,6 @@
-import { validateCount, validateNonNegativeNumber } from '../checks/validate-number.js';
+import { checkCount, checkNonNegativeNumber } from '../checks/validate-number.js';
 import type { RetryAttempt, RetryPolicy, RetryWarningLogger } from './retry-policy.js';
-import { validatePolicyOptions } from './validate-policy-options.js';
+import { checkPolicyOptions } from './check-policy-options.js';
 
 /**
  * The exponent stops growing here, so the random multiplier stays below 2^30 (Curator's
@@ -53,11 +53,11 @@ export class ExponentialBackoffRetry implements RetryPolicy {
   readonly #random: () => number;
 
   constructor(options: ExponentialBackoffRetryOptions) {
-    validatePolicyOptions('ExponentialBackoffRetry', options, '{ baseSleepMs, maxRetries }');
+    checkPolicyOptions('ExponentialBackoffRetry', options, '{ baseSleepMs, maxRetries }');
     const { baseSleepMs, maxRetries, maxSleepMs = DEFAULT_MAX_SLEEP_MS } = options;
-    validateNonNegativeNumber('baseSleepMs', baseSleepMs);
-    validateCount('maxRetries', maxRetries);
-    validateNonNegativeNumber('maxSleepMs', maxSleepMs);
+    checkNonNegativeNumber('baseSleepMs', baseSleepMs);
+    checkCount('maxRetries', maxRetries);
+    checkNonNegativeNumber('maxSleepMs', maxSleepMs);
     this.baseSleepMs = baseSleepMs;
     this.maxRetries = maxRetries;
     this.maxSleepMs = maxSleepMs;

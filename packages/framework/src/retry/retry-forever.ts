@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
-import { validateNonNegativeNumber } from '../checks/validate-number.js';
+import { checkNonNegativeNumber } from '../checks/validate-number.js';
 import type { RetryPolicy } from './retry-policy.js';
-import { validatePolicyOptions } from './validate-policy-options.js';
+import { checkPolicyOptions } from './check-policy-options.js';
 
 /** Options of {@link RetryForever}. */
 export interface RetryForeverOptions {
@@ -22,8 +22,8 @@ export class RetryForever implements RetryPolicy {
   readonly retryIntervalMs: number;
 
   constructor(options: RetryForeverOptions) {
-    validatePolicyOptions('RetryForever', options, '{ retryIntervalMs }');
-    validateNonNegativeNumber('retryIntervalMs', options.retryIntervalMs);
+    checkPolicyOptions('RetryForever', options, '{ retryIntervalMs }');
+    checkNonNegativeNumber('retryIntervalMs', options.retryIntervalMs);
     if (options.retryIntervalMs === 0) {
       throw new InvalidArgumentError(
         'retryIntervalMs must be above 0: RetryForever with no pause would spin against a dead server',

@@ -1,6 +1,6 @@
-import { validateCount, validateNonNegativeNumber } from '../checks/validate-number.js';
+import { checkCount, checkNonNegativeNumber } from '../checks/validate-number.js';
 import type { RetryAttempt, RetryPolicy } from './retry-policy.js';
-import { validatePolicyOptions } from './validate-policy-options.js';
+import { checkPolicyOptions } from './check-policy-options.js';
 
 /** Options of {@link RetryNTimes}. */
 export interface RetryNTimesOptions {
@@ -23,9 +23,9 @@ export class RetryNTimes implements RetryPolicy {
   readonly sleepBetweenRetriesMs: number;
 
   constructor(options: RetryNTimesOptions) {
-    validatePolicyOptions('RetryNTimes', options, '{ n, sleepBetweenRetriesMs }');
-    validateCount('n', options.n);
-    validateNonNegativeNumber('sleepBetweenRetriesMs', options.sleepBetweenRetriesMs);
+    checkPolicyOptions('RetryNTimes', options, '{ n, sleepBetweenRetriesMs }');
+    checkCount('n', options.n);
+    checkNonNegativeNumber('sleepBetweenRetriesMs', options.sleepBetweenRetriesMs);
     this.n = options.n;
     this.sleepBetweenRetriesMs = options.sleepBetweenRetriesMs;
   }

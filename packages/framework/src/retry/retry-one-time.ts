@@ -1,6 +1,6 @@
-import { validateNonNegativeNumber } from '../checks/validate-number.js';
+import { checkNonNegativeNumber } from '../checks/validate-number.js';
 import { RetryNTimes } from './retry-n-times.js';
-import { validatePolicyOptions } from './validate-policy-options.js';
+import { checkPolicyOptions } from './check-policy-options.js';
 
 /** Options of {@link RetryOneTime}. */
 export interface RetryOneTimeOptions {
@@ -15,9 +15,9 @@ export interface RetryOneTimeOptions {
  */
 export class RetryOneTime extends RetryNTimes {
   constructor(options: RetryOneTimeOptions) {
-    validatePolicyOptions('RetryOneTime', options, '{ sleepBetweenRetryMs }');
+    checkPolicyOptions('RetryOneTime', options, '{ sleepBetweenRetryMs }');
     // Validate under this option's own name before the parent sees it as sleepBetweenRetriesMs.
-    validateNonNegativeNumber('sleepBetweenRetryMs', options.sleepBetweenRetryMs);
+    checkNonNegativeNumber('sleepBetweenRetryMs', options.sleepBetweenRetryMs);
     super({ n: 1, sleepBetweenRetriesMs: options.sleepBetweenRetryMs });
   }
 }

@@ -1,6 +1,6 @@
-import { validateNonNegativeNumber } from '../checks/validate-number.js';
+import { checkNonNegativeNumber } from '../checks/validate-number.js';
 import type { RetryAttempt, RetryPolicy } from './retry-policy.js';
-import { validatePolicyOptions } from './validate-policy-options.js';
+import { checkPolicyOptions } from './check-policy-options.js';
 
 /** Options of {@link RetryUntilElapsed}. */
 export interface RetryUntilElapsedOptions {
@@ -25,13 +25,13 @@ export class RetryUntilElapsed implements RetryPolicy {
   readonly sleepBetweenRetriesMs: number;
 
   constructor(options: RetryUntilElapsedOptions) {
-    validatePolicyOptions(
+    checkPolicyOptions(
       'RetryUntilElapsed',
       options,
       '{ maxElapsedTimeMs, sleepBetweenRetriesMs }',
     );
-    validateNonNegativeNumber('maxElapsedTimeMs', options.maxElapsedTimeMs);
-    validateNonNegativeNumber('sleepBetweenRetriesMs', options.sleepBetweenRetriesMs);
+    checkNonNegativeNumber('maxElapsedTimeMs', options.maxElapsedTimeMs);
+    checkNonNegativeNumber('sleepBetweenRetriesMs', options.sleepBetweenRetriesMs);
     this.maxElapsedTimeMs = options.maxElapsedTimeMs;
     this.sleepBetweenRetriesMs = options.sleepBetweenRetriesMs;
   }

@@ -5,7 +5,7 @@ import type { SaslMechanism, SaslOptions } from './sasl-mechanism.js';
 
 /** The mechanism the `sasl` option names; throws an InvalidArgumentError on a bad option. */
 export function saslMechanismOf(sasl: SaslOptions): SaslMechanism {
-  validateSaslOptions(sasl);
+  checkSaslOptions(sasl);
   if ('mechanism' in sasl) {
     return new DigestMd5Mechanism({
       username: sasl.username,
@@ -27,7 +27,7 @@ export function describeSasl(mechanism: SaslMechanism): {
 }
 
 /** Checks the `sasl` option as JavaScript callers may pass it. */
-export function validateSaslOptions(sasl: unknown): void {
+export function checkSaslOptions(sasl: unknown): void {
   if (sasl === undefined) return;
   if (typeof sasl !== 'object' || sasl === null) {
     throw new InvalidArgumentError(

@@ -5,7 +5,7 @@ import { isInvalidArgument } from '../../src/errors/predicates.js';
 import { MAX_NODE_DATA_BYTES, validateData } from '../../src/paths/validate-data.js';
 import {
   MAX_TIMER_DELAY_MS,
-  validateCount,
+  checkCount,
   validateTimeoutMs,
   validateVersion,
 } from '../../src/checks/validate-number.js';
@@ -94,11 +94,11 @@ describe('validateVersion', () => {
   });
 });
 
-describe('validateCount', () => {
+describe('checkCount', () => {
   it('accepts whole numbers up to Number.MAX_SAFE_INTEGER and rejects the rest', () => {
-    for (const value of [0, 3, Number.MAX_SAFE_INTEGER]) validateCount('n', value);
+    for (const value of [0, 3, Number.MAX_SAFE_INTEGER]) checkCount('n', value);
     for (const value of [-1, 1.5, Infinity, Number.NaN, Number.MAX_SAFE_INTEGER + 1, undefined]) {
-      assert.throws(() => validateCount('n', value), isInvalidArgument);
+      assert.throws(() => checkCount('n', value), isInvalidArgument);
     }
   });
 });

@@ -9,17 +9,17 @@ import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import { describeValue } from '../errors/describe-value.js';
 import { ADDRESS_KEYS } from './tls-options.js';
 
-export function validateTlsOption(option: unknown): void {
+export function checkTlsOption(option: unknown): void {
   if (option === undefined || typeof option === 'boolean' || typeof option === 'function') return;
   if (typeof option !== 'object' || option === null || Array.isArray(option)) {
     throw new InvalidArgumentError(
       `tls must be true, tls.connect options ({ ca, cert, key, ... }) or a function returning them, got ${describeValue(option)}`,
     );
   }
-  validateTlsOptions(option as Record<string, unknown>);
+  checkTlsOptions(option as Record<string, unknown>);
 }
 
-function validateTlsOptions(options: Record<string, unknown>): void {
+function checkTlsOptions(options: Record<string, unknown>): void {
   for (const key of ADDRESS_KEYS) {
     if (options[key] !== undefined) {
       throw new InvalidArgumentError(

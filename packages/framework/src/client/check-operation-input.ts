@@ -5,19 +5,11 @@ import { Buffer } from 'node:buffer';
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import { describeValue } from '../errors/describe-value.js';
 import { validateData } from '../paths/validate-data.js';
-import { checkFunction, checkOptionsObject } from '../checks/option-checks.js';
+import { checkFunction } from '../checks/option-checks.js';
 import { CreateMode } from '../zk/zookeeper-types.js';
 import type { Acl, Watcher } from '../zk/zookeeper-types.js';
 
 const CREATE_MODES: ReadonlySet<string> = new Set(Object.values(CreateMode));
-
-/**
- * Asserts `options` is an options object (or undefined, meaning all defaults): the recipes'
- * {@link checkOptionsObject}, so an array or a primitive fails the same way everywhere.
- */
-export function validateOptionsObject(name: string, options: unknown): void {
-  checkOptionsObject(options, name);
-}
 
 /** The longest time to live ZooKeeper accepts (EphemeralType.MAX_TTL: 40 bits). */
 export const MAX_TTL_MS = 0xff_ffff_ffff;
@@ -31,7 +23,7 @@ export function isTtlMode(mode: CreateMode): boolean {
  * Asserts `ttlMs` fits `mode`: a whole number from 1 to {@link MAX_TTL_MS} with a TTL mode,
  * absent with any other (the server would answer BAD_ARGUMENTS).
  */
-export function validateTtl(mode: CreateMode, ttlMs: unknown, path?: string): void {
+export function checkTtl(mode: CreateMode, ttlMs: unknown, path?: string): void {
   if (!isTtlMode(mode)) {
     if (ttlMs === undefined) return;
     throw new InvalidArgumentError(
@@ -49,7 +41,7 @@ export function validateTtl(mode: CreateMode, ttlMs: unknown, path?: string): vo
 }
 
 /** Asserts `mode` is one of {@link CreateMode}'s values; undefined means the default. */
-export function validateCreateMode(mode: unknown, path?: string): asserts mode is CreateMode {
+export function checkCreateMode(mode: unknown, path?: string): asserts mode is CreateMode {
   if (typeof mode === 'string' && CREATE_MODES.has(mode)) return;
   throw new InvalidArgumentError(
     `mode must be one of ${[...CREATE_MODES].join(', ')}; got ${describeValue(mode)}`,
@@ -58,7 +50,7 @@ export function validateCreateMode(mode: unknown, path?: string): asserts mode i
 }
 
 /** Asserts an optional flag is a boolean. */
-export function validateFlag(name: string, value: unknown): asserts value is boolean | undefined {
+export function checkFlag(name: string, value: unknown): asserts value is boolean | undefined {
   if (value !== undefined && typeof value !== 'boolean') {
     throw new InvalidArgumentError(`${name} must be true or false; got ${describeValue(value)}`);
   }
@@ -68,7 +60,7 @@ export function validateFlag(name: string, value: unknown): asserts value is boo
  * Asserts `acl` is a non-empty list of `{ perms, id: { scheme, id } }` with `perms` a bit set
  * of Perms (0-31). ZooKeeper rejects an empty list with INVALID_ACL; we say so before sending.
  */
-export function validateAcl(acl: unknown, path?: string): asserts acl is readonly Acl[] {
+export function checkAcl(acl: unknown, path?: string): asserts acl is readonly Acl[] {
   const fail = (detail: string): never => {
     throw new InvalidArgumentError(detail, { path });
   };
@@ -91,12 +83,12 @@ export function validateAcl(acl: unknown, path?: string): asserts acl is readonl
 }
 
 /** Asserts `watch` is a function when given. */
-export function validateWatcher(watch: unknown): asserts watch is Watcher | undefined {
+export function checkWatcher(watch: unknown): asserts watch is Watcher | undefined {
   if (watch !== undefined) checkFunction('watch', watch);
 }
 
 /** Asserts `signal` is an AbortSignal when given. */
-export function validateSignal(signal: unknown): asserts signal is AbortSignal | undefined {
+export function checkSignal(signal: unknown): asserts signal is AbortSignal | undefined {
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new InvalidArgumentError(`signal must be an AbortSignal; got ${describeValue(signal)}`);
   }

@@ -6,7 +6,7 @@ import { describeValue } from '../errors/describe-value.js';
  * JavaScript) fails here with a message naming what it needs, not with a TypeError from
  * reading a property of undefined.
  */
-export function validatePolicyOptions(policy: string, options: unknown, shape: string): void {
+export function checkPolicyOptions(policy: string, options: unknown, shape: string): void {
   if (typeof options === 'object' && options !== null) return;
   throw new InvalidArgumentError(
     `${policy} needs an options object ${shape}, got ${describeValue(options)}`,

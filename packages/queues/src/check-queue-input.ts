@@ -12,7 +12,7 @@ export interface WaitOptions {
 }
 
 /** Asserts a whole number in [min, max]. */
-export function validateWholeNumber(name: string, value: unknown, min: number, max: number): void {
+export function checkWholeNumber(name: string, value: unknown, min: number, max: number): void {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
     throw new InvalidArgumentError(
       `${name} must be a whole number from ${min} to ${max}; got ${describeValue(value)}`,
@@ -24,7 +24,7 @@ export function validateWholeNumber(name: string, value: unknown, min: number, m
  * Asserts a queue node's data fits in one znode, naming both sizes and the limit.
  * `what` starts the message: "queue item", "putMulti envelope of 3 items", ...
  */
-export function validateNodeSize(what: string, bytes: number, detail: string, path: string): void {
+export function checkNodeSize(what: string, bytes: number, detail: string, path: string): void {
   if (bytes <= MAX_NODE_DATA_BYTES) return;
   throw new InvalidArgumentError(
     `${what} is ${bytes} bytes${detail}; the limit is ${MAX_NODE_DATA_BYTES} bytes per node ` +

@@ -1,3 +1,4 @@
+import { checkRetryPolicy } from './retry/check-retry-policy.js';
 import { Buffer } from 'node:buffer';
 import { InvalidArgumentError } from './errors/zookeeper-error-classes.js';
 import { CONNECTION_ISSUE_LOGGING_MODES } from './logging/connection-issue-logger.js';
@@ -9,8 +10,8 @@ import { parseConnectString } from './paths/connect-string.js';
 import { JUTE_MAX_BUFFER_BYTES } from './paths/validate-data.js';
 import { closestName } from './checks/closest-name.js';
 import type { FrameworkOptions } from './create-framework.js';
-import { validateTlsOption } from './tls/validate-tls-option.js';
-import { validateSaslOptions } from './sasl/sasl-options.js';
+import { checkTlsOption } from './tls/check-tls-option.js';
+import { checkSaslOptions } from './sasl/sasl-options.js';
 
 /** Every option createFramework knows; anything else is a typo to report, not to ignore. */
 const KNOWN_OPTIONS: readonly (keyof FrameworkOptions)[] = [
@@ -53,7 +54,7 @@ function rejectUnknownOptions(options: object): void {
 }
 
 /** Checks every option before anything is created, with a message naming the option. */
-export function validateFrameworkOptions(options: FrameworkOptions): void {
+export function checkFrameworkOptions(options: FrameworkOptions): void {
   if (typeof options !== 'object' || options === null) {
     throw new InvalidArgumentError('createFramework needs an options object with connectString');
   }
@@ -101,14 +102,14 @@ export function validateFrameworkOptions(options: FrameworkOptions): void {
   if (options.writeWitnessPath !== undefined) {
     validatePath(options.writeWitnessPath, { allowRoot: false });
   }
-  validateAuthInfo(options.authInfo);
-  validateSaslOptions(options.sasl);
-  validateRetryPolicy(options.retryPolicy);
-  validateAclProvider(options.aclProvider);
-  validateTlsOption(options.tls);
-  validateLogger(options.logger);
-  validateProvider('meterProvider', 'getMeter', options.meterProvider);
-  validateProvider('tracerProvider', 'getTracer', options.tracerProvider);
+  checkAuthInfo(options.authInfo);
+  checkSaslOptions(options.sasl);
+  if (options.retryPolicy !== undefined) checkRetryPolicy('retryPolicy', options.retryPolicy);
+  checkAclProvider(options.aclProvider);
+  checkTlsOption(options.tls);
+  checkLogger(options.logger);
+  checkProvider('meterProvider', 'getMeter', options.meterProvider);
+  checkProvider('tracerProvider', 'getTracer', options.tracerProvider);
   for (const name of [
     'closeOnExit',
     'detectEventLoopStalls',
@@ -124,7 +125,7 @@ export function validateFrameworkOptions(options: FrameworkOptions): void {
   }
 }
 
-function validateAuthInfo(authInfo: unknown): void {
+function checkAuthInfo(authInfo: unknown): void {
   if (authInfo === undefined) return;
   if (!Array.isArray(authInfo)) {
     throw new InvalidArgumentError(
@@ -142,17 +143,7 @@ function validateAuthInfo(authInfo: unknown): void {
   }
 }
 
-/** Typed as what JavaScript callers may really pass (anything, null included). */
-function validateRetryPolicy(policy: { readonly nextDelayMs?: unknown } | null | undefined): void {
-  if (policy === undefined) return;
-  if (typeof policy?.nextDelayMs !== 'function') {
-    throw new InvalidArgumentError(
-      `retryPolicy must be a RetryPolicy (an object with nextDelayMs(attempt)), e.g. new ExponentialBackoffRetry({ baseSleepMs: 1000, maxRetries: 3 }); got ${describeValue(policy)}`,
-    );
-  }
-}
-
-function validateAclProvider(
+function checkAclProvider(
   candidate: { readonly defaultAcl?: unknown; readonly aclForPath?: unknown } | null | undefined,
 ): void {
   if (candidate === undefined) return;
@@ -166,7 +157,7 @@ function validateAclProvider(
   }
 }
 
-function validateProvider(name: string, method: string, provider: unknown): void {
+function checkProvider(name: string, method: string, provider: unknown): void {
   if (provider === undefined) return;
   if (typeof (provider as Record<string, unknown> | null)?.[method] !== 'function') {
     throw new InvalidArgumentError(
@@ -177,7 +168,7 @@ function validateProvider(name: string, method: string, provider: unknown): void
 
 const LOGGER_METHODS = ['error', 'warn', 'info', 'debug'] as const;
 
-function validateLogger(logger: unknown): void {
+function checkLogger(logger: unknown): void {
   if (logger === undefined) return;
   const candidate = logger as Record<string, unknown> | null;
   const missing = LOGGER_METHODS.filter((name) => typeof candidate?.[name] !== 'function');
