@@ -33,7 +33,7 @@ import {
 } from './lock-node-names.js';
 import { removeOwnNode } from './own-node.js';
 import { listChildren } from './queue-watch.js';
-import { NODE_VANISHED, retryWhileVanished } from './retry-vanished.js';
+import { NODE_VANISHED, VanishedRetries } from './retry-vanished.js';
 import { LockTelemetry } from './lock-telemetry.js';
 
 /** Options of {@link InterProcessSemaphoreV2}. */
@@ -243,20 +243,32 @@ export class InterProcessSemaphoreV2 {
    * waits until the leases fit `maxLeases` (the locks' loop, with the lease driver). If it
    * vanishes with its session, the mutex went with it: both are taken again.
    */
-  #acquireOne(limits: AcquireLimits): Promise<Lease | undefined> {
-    const retry = { path: this.#leasesPath, logger: this.#logger, signal: limits.signal };
-    return retryWhileVanished(this.#client, retry, async () => {
-      const lock = await this.#lock.attemptLock({ limits });
-      if (lock === undefined) return undefined;
-      try {
-        const lease = await this.#leases.attemptOnce({ limits });
-        if (lease === undefined || lease === NODE_VANISHED) return lease;
-        const validity = new HoldValidity(this.#watch, lease.epoch, lease.path);
-        return new Lease(this.#client, lease.path, lease.fencingToken, validity);
-      } finally {
-        await this.#letGo(lock.path, limits);
-      }
-    });
+  async #acquireOne(limits: AcquireLimits): Promise<Lease | undefined> {
+    let retries: VanishedRetries | undefined;
+    for (;;) {
+      const outcome = await this.#attemptOne(limits);
+      if (outcome !== NODE_VANISHED) return outcome;
+      retries ??= new VanishedRetries(this.#client, {
+        path: this.#leasesPath,
+        logger: this.#logger,
+        signal: limits.signal,
+      });
+      await retries.afterVanished();
+    }
+  }
+
+  /** One pass of {@link #acquireOne}: the mutex, then the lease under it. */
+  async #attemptOne(limits: AcquireLimits): Promise<Lease | undefined | typeof NODE_VANISHED> {
+    const lock = await this.#lock.attemptLock({ limits });
+    if (lock === undefined) return undefined;
+    try {
+      const lease = await this.#leases.attemptOnce({ limits });
+      if (lease === undefined || lease === NODE_VANISHED) return lease;
+      const validity = new HoldValidity(this.#watch, lease.epoch, lease.path);
+      return new Lease(this.#client, lease.path, lease.fencingToken, validity);
+    } finally {
+      await this.#letGo(lock.path, limits);
+    }
   }
 
   /** Returns leases an acquire took but will not hand out, waiting only while its time lasts. */

@@ -27,7 +27,7 @@ import { HOLDS, type LockDriver } from './lock-driver.js';
 import { ParticipantSorter, sortParticipants } from './lock-node-names.js';
 import { releaseOwnNode, removeOwnNode, reportDeleteFailure } from './own-node.js';
 import { listChildren, QueueWatch, type Listing } from './queue-watch.js';
-import { NODE_VANISHED, retryWhileVanished } from './retry-vanished.js';
+import { NODE_VANISHED, VanishedRetries } from './retry-vanished.js';
 
 /** How a lock uses the shared algorithm. */
 export interface LockInternalsConfig {
@@ -164,8 +164,17 @@ export class LockInternals {
       const sorted = this.#participants(await read);
       if (this.#config.driver.blocked(sorted, this.#config.maxLeases)) return undefined;
     }
-    const retry = { path: this.#basePath, logger: this.#logger, signal: limits.signal };
-    return retryWhileVanished(this.#client, retry, () => this.attemptOnce(options));
+    let retries: VanishedRetries | undefined;
+    for (;;) {
+      const outcome = await this.attemptOnce(options);
+      if (outcome !== NODE_VANISHED) return outcome;
+      retries ??= new VanishedRetries(this.#client, {
+        path: this.#basePath,
+        logger: this.#logger,
+        signal: limits.signal,
+      });
+      await retries.afterVanished();
+    }
   }
 
   /**

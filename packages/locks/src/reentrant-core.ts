@@ -18,7 +18,12 @@ import { HoldValidity } from './hold-validity.js';
 import { IllegalMonitorStateError } from './illegal-monitor-state-error.js';
 import type { AcquireOptions } from './interprocess-lock.js';
 import { Hold, HoldHandle, type MutexHold } from './lock-hold.js';
-import { LockInternals, type AttemptOptions, type LockInternalsConfig } from './lock-internals.js';
+import {
+  type AcquiredLock,
+  LockInternals,
+  type AttemptOptions,
+  type LockInternalsConfig,
+} from './lock-internals.js';
 import { LockTelemetry } from './lock-telemetry.js';
 
 /** @internal What a kind of lock adds to an attempt (see `ReentrantLock.prepareAttempt`). */
@@ -138,8 +143,14 @@ export class ReentrantCore {
       assertClientStarted(this.#client, this.#internals.basePath);
       return undefined;
     }
+    if (scope === undefined) {
+      // Awaited here rather than in #attemptFor: one frame less between acquire() and the socket.
+      return this.#held(
+        await this.#internals.attemptLock({ limits, ...this.#prepareAttempt(scope) }),
+        scope,
+      );
+    }
     const attempt = this.#attemptFor(scope, limits);
-    if (scope === undefined) return attempt;
     scope.pending.set(this, attempt);
     try {
       return await attempt;
@@ -148,14 +159,15 @@ export class ReentrantCore {
     }
   }
 
-  async #attemptFor(
-    scope: FlowScope | undefined,
-    limits: AcquireLimits,
-  ): Promise<Hold | undefined> {
-    const acquired = await this.#internals.attemptLock({
-      limits,
-      ...this.#prepareAttempt(scope),
-    });
+  async #attemptFor(scope: FlowScope, limits: AcquireLimits): Promise<Hold | undefined> {
+    return this.#held(
+      await this.#internals.attemptLock({ limits, ...this.#prepareAttempt(scope) }),
+      scope,
+    );
+  }
+
+  /** The hold of what attemptLock acquired, counted and kept where release() finds it. */
+  #held(acquired: AcquiredLock | undefined, scope: FlowScope | undefined): Hold | undefined {
     if (acquired === undefined) return undefined;
     const { path, fencingToken, epoch } = acquired;
     const hold = new Hold(

@@ -19,27 +19,36 @@ export interface VanishedRetryOptions {
 }
 
 /**
- * Runs `attempt` until it answers something other than {@link NODE_VANISHED}, sleeping between
- * attempts as the client's retry policy says; when the policy gives up, throws NoNodeError as
- * Curator does. The attempt has already removed what it left behind.
+ * The retries of one acquire whose node vanished (Curator's RETRY_DUE_TO_MISSING_NODE). The
+ * caller runs its attempts in its own loop (no callback: one frame less on every request's
+ * stack) and calls {@link afterVanished} each time one answers {@link NODE_VANISHED}; the
+ * attempt has already removed what it left behind.
  */
-export async function retryWhileVanished<T>(
-  client: FrameworkClient,
-  options: VanishedRetryOptions,
-  attempt: () => Promise<T | typeof NODE_VANISHED>,
-): Promise<T> {
-  const { path, logger, signal } = options;
-  const startMs = performance.now();
-  for (let retryCount = 0; ; retryCount++) {
-    const outcome = await attempt();
-    if (outcome !== NODE_VANISHED) return outcome;
+export class VanishedRetries {
+  readonly #client: FrameworkClient;
+  readonly #options: VanishedRetryOptions;
+  readonly #startMs = performance.now();
+  #retryCount = 0;
+
+  constructor(client: FrameworkClient, options: VanishedRetryOptions) {
+    this.#client = client;
+    this.#options = options;
+  }
+
+  /**
+   * Sleeps as the client's retry policy says before the next attempt; when the policy gives
+   * up, throws NoNodeError as Curator does.
+   */
+  async afterVanished(): Promise<void> {
+    const { path, logger, signal } = this.#options;
+    const retryCount = this.#retryCount++;
     const error = new NoNodeError({
       path,
       detail: 'our node vanished (its session ended) while we waited',
     });
-    const delayMs = client.retryPolicy.nextDelayMs({
+    const delayMs = this.#client.retryPolicy.nextDelayMs({
       retryCount,
-      elapsedMs: performance.now() - startMs,
+      elapsedMs: performance.now() - this.#startMs,
       error,
     });
     if (delayMs === undefined) throw error;

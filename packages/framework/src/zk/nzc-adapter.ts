@@ -408,18 +408,6 @@ export class NzcHandle {
     }
   }
 
-  /** A request's promise, settled in wire order with the notifications (see `inOrder`). */
-  #request<T>(
-    start: (resolve: (value: T) => void, reject: (error: Error) => void) => void,
-  ): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      start(
-        (value) => this.#inOrder(() => resolve(value)),
-        (error) => this.#inOrder(() => reject(error)),
-      );
-    });
-  }
-
   /** Called as a request is handed to nzc: batches the tick's writes, returns the send time. */
   #send(): number {
     this.#batchWrites();
@@ -572,15 +560,13 @@ export class NzcHandle {
       NZC_MODE[mode],
       opCode === OP_CREATE_TTL ? ttlMs : undefined,
     );
-    return this.#sendTapped(rawRequest(opCode, body), path).then(
-      (reply) => {
-        const created = decodeCreate2(reply);
-        return { path: withoutChroot(chroot, created.path), stat: statFromBytes(created.stat) };
-      },
-      (error: unknown) => {
-        throw missingFeature(error, mode);
-      },
-    );
+    // Decoded as the reply is read (no copy): the stat is turned into numbers at once.
+    return this.#sendDecoded(rawRequest(opCode, body), path, (reply) => {
+      const created = decodeCreate2(reply);
+      return { path: withoutChroot(chroot, created.path), stat: statFromBytes(created.stat) };
+    }).catch((error: unknown) => {
+      throw missingFeature(error, mode);
+    });
   }
 
   /**
@@ -728,28 +714,40 @@ export class NzcHandle {
     decode: (body: Buffer) => T,
     onReply?: (error: NzcRequestError | null) => { value: T } | undefined,
   ): Promise<T> {
-    return this.#request<T>((resolve, reject) => {
+    // The promise is made here, not in a helper: every frame between a recipe's call and the
+    // socket is one more on each request's stack (docs/benchmarks.md, request frames).
+    return new Promise<T>((resolve, reject) => {
       const sentAtMs = this.#send();
       this.#client.connectionManager.queue(request, (error, body) => {
         this.#replied(sentAtMs, error);
-        const local = error !== null && LOCAL_FAILURE_CODES.has(error.code);
-        const instead = local ? undefined : onReply?.(error);
-        if (instead) resolve(instead.value);
-        else if (error) reject(this.#wireError(error, path));
-        else if (!(body instanceof Buffer)) {
-          reject(new Error('a decoded read was answered without a body'));
-        } else {
-          let value: T;
-          try {
-            value = decode(body);
-          } catch (decodeError) {
-            reject(decodeError as Error);
-            return;
-          }
-          resolve(value);
+        let value: T;
+        try {
+          value = this.#answer(error, body, path, decode, onReply);
+        } catch (failure) {
+          this.#inOrder(() =>
+            reject(failure instanceof Error ? failure : new Error(String(failure))),
+          );
+          return;
         }
+        this.#inOrder(() => resolve(value));
       });
     });
+  }
+
+  /** A reply's value, decoded from `body`; throws what the request rejects with. */
+  #answer<T>(
+    error: NzcRequestError | null,
+    body: unknown,
+    path: string | undefined,
+    decode: (body: Buffer) => T,
+    onReply: ((error: NzcRequestError | null) => { value: T } | undefined) | undefined,
+  ): T {
+    const local = error !== null && LOCAL_FAILURE_CODES.has(error.code);
+    const instead = local ? undefined : onReply?.(error);
+    if (instead) return instead.value;
+    if (error) throw this.#wireError(error, path);
+    if (!(body instanceof Buffer)) throw new Error('a decoded read was answered without a body');
+    return decode(body);
   }
 
   /** getACL and setACL as raw requests too, so nzc's ACL and Id classes are not needed. */
@@ -804,12 +802,14 @@ export class NzcHandle {
   }
 
   #sendRaw(request: NzcRawRequest, path: string | undefined): Promise<void> {
-    return this.#request((resolve, reject) => {
+    return new Promise<void>((resolve, reject) => {
       const sentAtMs = this.#send();
       this.#client.connectionManager.queue(request, (error) => {
         this.#replied(sentAtMs, error);
-        if (error) reject(this.#wireError(error, path));
-        else resolve();
+        if (error) {
+          const failure = this.#wireError(error, path);
+          this.#inOrder(() => reject(failure));
+        } else this.#inOrder(resolve);
       });
     });
   }
