@@ -208,6 +208,8 @@ describe('SetPartitioner with worker processes', () => {
     }
 
     // What the server holds agrees with the reports: each data node has its last write's token.
+    // A worker killed (or stopped at the end) between its write and its report leaves a newer
+    // mzxid than any report, by the same owner with the same token: the data says so.
     for (const [partition, list] of pool.writes) {
       const last = list.reduce<Write | undefined>(
         (a, w) => (a === undefined || w.mzxid > a.mzxid ? w : a),
@@ -218,7 +220,7 @@ describe('SetPartitioner with worker processes', () => {
         owner: last!.owner,
         token: String(last!.token),
       });
-      assert.equal(stat.mzxid, last!.mzxid, partition);
+      assert.ok(stat.mzxid >= last!.mzxid, `${partition}: ${stat.mzxid} < ${last!.mzxid}`);
     }
     assert.deepEqual(pool.crashed, []);
 
