@@ -158,8 +158,8 @@ export class CachedModeledFramework<S extends StandardSchemaV1, P extends string
   }
 
   async #initialized(signal: AbortSignal | undefined): Promise<void> {
-    if (this.#cache.isInitialized) return;
     this.#closed.signal.throwIfAborted();
+    if (this.#cache.isInitialized) return;
     const ready = firstValueFrom(this.#cache.initialized.pipe(filter(Boolean)));
     const closedOrAborted =
       signal === undefined ? this.#closed.signal : AbortSignal.any([signal, this.#closed.signal]);
