@@ -123,7 +123,7 @@ export function writeJson(value: JsonValue, where: string, seen = new Set<object
 export class JsonSyntaxError extends Error {
   /** Always `'JsonSyntaxError'`. */
   override name = 'JsonSyntaxError';
-  /** Always `'JSON_SYNTAX'`: the class is not exported, so callers branch on this. */
+  /** Always `'JSON_SYNTAX'`: a stable code to branch on across package copies. */
   readonly code = 'JSON_SYNTAX';
 }
 
