@@ -5,17 +5,8 @@
 // the end). Equal hashes let a Java MigrationManager and ours agree on what was applied.
 import { createHash } from 'node:crypto';
 import { type Acl, pathWithNamespace, type TransactionOp } from '@zkrecipes/framework';
+import { CreateFlag, OpCode } from '@zkrecipes/wire';
 
-const OP_CODE = { create: 1, delete: 2, setData: 5, check: 13, createContainer: 19, createTTL: 21 };
-const FLAGS: Readonly<Record<string, number>> = {
-  PERSISTENT: 0,
-  EPHEMERAL: 1,
-  PERSISTENT_SEQUENTIAL: 2,
-  EPHEMERAL_SEQUENTIAL: 3,
-  CONTAINER: 4,
-  PERSISTENT_WITH_TTL: 5,
-  PERSISTENT_SEQUENTIAL_WITH_TTL: 6,
-};
 /** An op without `acl` is hashed with Curator's default: world:anyone, all permissions. */
 const OPEN_ACL: readonly Acl[] = [{ perms: 31, id: { scheme: 'world', id: 'anyone' } }];
 const ESCAPES: Readonly<Record<string, string>> = {
@@ -47,18 +38,18 @@ function record(op: TransactionOp, path: string): [number, string] {
         csvString(path),
         csvBuffer(op.data),
         aclVector(op.acl ?? OPEN_ACL),
-        FLAGS[mode],
+        CreateFlag[mode],
       ];
-      if (op.ttlMs !== undefined) return [OP_CODE.createTTL, [...fields, op.ttlMs].join(',')];
-      const code = mode === 'CONTAINER' ? OP_CODE.createContainer : OP_CODE.create;
+      if (op.ttlMs !== undefined) return [OpCode.createTTL, [...fields, op.ttlMs].join(',')];
+      const code = mode === 'CONTAINER' ? OpCode.createContainer : OpCode.create;
       return [code, fields.join(',')];
     }
     case 'delete':
-      return [OP_CODE.delete, `${csvString(path)},${op.version ?? -1}`];
+      return [OpCode.delete, `${csvString(path)},${op.version ?? -1}`];
     case 'setData':
-      return [OP_CODE.setData, `${csvString(path)},${csvBuffer(op.data)},${op.version ?? -1}`];
+      return [OpCode.setData, `${csvString(path)},${csvBuffer(op.data)},${op.version ?? -1}`];
     case 'check':
-      return [OP_CODE.check, `${csvString(path)},${op.version ?? -1}`];
+      return [OpCode.check, `${csvString(path)},${op.version ?? -1}`];
   }
 }
 
