@@ -164,7 +164,8 @@ export function describePages(title: string, pages: readonly string[]): void {
       await project.must('npm', ['init', '-y']);
       await project.must('npm', ['pkg', 'set', 'type=module']);
       const ours = [...tarballs].filter(([name]) => name !== '@zkrecipes/cli');
-      const tools = fromLocalSources(['typescript', '@types/node'], tarballs);
+      // zod: the models page's examples use it, as its readers would (a devDependency of models).
+      const tools = fromLocalSources(['typescript', '@types/node', 'zod'], tarballs);
       const all = [...ours.map(([, tarball]) => tarball), ...tools];
       await project.must('npm', ['install', ...NPM_INSTALL_FLAGS, ...all]);
     });

@@ -30,6 +30,7 @@ import { DistributedQueue } from '@zkrecipes/queues';
 import { CuratorCache } from '@zkrecipes/caches';
 import { GroupMember } from '@zkrecipes/group';
 import { ServiceDiscovery } from '@zkrecipes/discovery';
+import { ModeledFramework } from '@zkrecipes/models';
 import { TestingServer } from '@zkrecipes/testing';
 import { JuteWriter } from '@zkrecipes/wire';
 import { runCli } from '@zkrecipes/cli';
@@ -52,6 +53,7 @@ const values = {
   CuratorCache,
   GroupMember,
   ServiceDiscovery,
+  ModeledFramework,
   TestingServer,
   JuteWriter,
   runCli,

@@ -22,5 +22,5 @@ export type {
   InstanceSerializer,
   JsonInstanceSerializerOptions,
 } from './json-instance-serializer.js';
-export type { JsonValue } from './jackson-json.js';
+export type { JsonValue } from '@zkrecipes/framework/recipe-support';
 export type { CallOptions } from './call-options.js';

@@ -3,8 +3,11 @@ import {
   booleanOption,
   checkRecipeOptions,
   describeValue,
+  quoteString,
+  readJson,
+  writeJson,
+  type JsonValue,
 } from '@zkrecipes/framework/recipe-support';
-import { quoteString, readJson, writeJson, type JsonValue } from './jackson-json.js';
 import type { ServiceInstance, ServicePayload } from './service-instance.js';
 import { checkNodeName, checkServiceInstance, INSTANCE_JSON_FIELDS } from './service-instance.js';
 import { ServiceType } from './service-type.js';

@@ -6,8 +6,8 @@ import {
   checkOptionsObject,
   checkRecipeOptions,
   describeValue,
+  type JsonValue,
 } from '@zkrecipes/framework/recipe-support';
-import type { JsonValue } from './jackson-json.js';
 import { ServiceType } from './service-type.js';
 import { UriSpec } from './uri-spec.js';
 

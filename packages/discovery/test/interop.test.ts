@@ -20,7 +20,7 @@ import {
   type ServiceInstance,
   type ServiceInstanceOptions,
 } from '../src/index.js';
-import { writeJson, type JsonValue } from '../src/jackson-json.js';
+import { writeJson, type JsonValue } from '@zkrecipes/framework/recipe-support';
 import { b64, bytesFromOk, fromOk, startDiscoveryPeer } from './helpers.js';
 
 /** Every field as the peer's `describe` lists them (Java nulls as null). */

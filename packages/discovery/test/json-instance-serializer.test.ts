@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { JsonInstanceSerializer, ServiceType } from '../src/index.js';
-import { JsonSyntaxError, readJson } from '../src/jackson-json.js';
+import { JsonSyntaxError, readJson } from '@zkrecipes/framework/recipe-support';
 
 // As Curator 5.4's JsonInstanceSerializer wrote it (docs/recipes/discovery.md; the interop test
 // compares our bytes with Curator's for many more instances).

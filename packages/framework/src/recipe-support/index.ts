@@ -61,6 +61,10 @@ export type { WhileConnectedOptions } from '../state/connection-bound-signal.js'
 export { guardedTransaction } from './guarded-transaction.js';
 export type { GuardedTransactionOptions } from './guarded-transaction.js';
 
+// JSON as Curator's Jackson serializers write and read it (byte for byte)
+export { formatNumber, JsonSyntaxError, quoteString, readJson, writeJson } from './jackson-json.js';
+export type { JsonValue } from './jackson-json.js';
+
 // Cleanup
 export { deleteOwnNode, OWN_NODE_ANSWER_WAIT_MS } from './delete-own-node.js';
 export type { DeleteOwnNodeOptions } from './delete-own-node.js';

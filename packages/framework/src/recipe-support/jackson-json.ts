@@ -1,7 +1,8 @@
-// JSON as Jackson 2.x writes and reads it, for byte-identical instance nodes: compact output,
+// JSON as Jackson 2.x writes and reads it (Curator's JSON serializers: discovery's instances,
+// modeled nodes), for byte-identical nodes: compact output,
 // Java's Double.toString for fractions and doubles beyond 2^53, integers kept exact (as bigint
 // when JavaScript's numbers cannot hold them), Jackson's string escapes.
-import { InvalidArgumentError } from '@zkrecipes/framework';
+import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 
 /** A JSON value as this module reads and writes it (undefined is not one). */
 export type JsonValue =
@@ -122,7 +123,7 @@ export function writeJson(value: JsonValue, where: string, seen = new Set<object
 export class JsonSyntaxError extends Error {
   /** Always `'JsonSyntaxError'`. */
   override name = 'JsonSyntaxError';
-  /** Always `'JSON_SYNTAX'`: the class is not exported, so callers branch on this. */
+  /** Always `'JSON_SYNTAX'`: a stable code to branch on across package copies. */
   readonly code = 'JSON_SYNTAX';
 }
 
