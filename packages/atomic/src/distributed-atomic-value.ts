@@ -18,11 +18,7 @@ import { InterProcessMutex, runInFlow } from '@zkrecipes/locks';
 import { type AtomicValue, MutableAtomicValue } from './atomic-value.js';
 import { checkBytes, sameBytes } from './bytes.js';
 import { checkCallOptions, type CallOptions } from './call-options.js';
-import {
-  checkPromotion,
-  type CheckedPromotion,
-  type PromotedToLock,
-} from './promoted-to-lock.js';
+import { checkPromotion, type CheckedPromotion, type PromotedToLock } from './promoted-to-lock.js';
 
 /** Options of {@link DistributedAtomicValue} and `DistributedAtomicLong`. */
 export interface DistributedAtomicOptions {

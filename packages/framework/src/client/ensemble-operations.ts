@@ -12,10 +12,7 @@ import {
   type EnsembleMember,
 } from '../paths/ensemble-config.js';
 import type { Stat, Watcher } from '../zk/zookeeper-types.js';
-import {
-  checkSignal,
-  checkWatcher,
-} from './check-operation-input.js';
+import { checkSignal, checkWatcher } from './check-operation-input.js';
 
 /** The configuration as read, with the Stat of /zookeeper/config. */
 export interface EnsembleConfigWithStat extends EnsembleConfig {

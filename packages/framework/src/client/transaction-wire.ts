@@ -3,12 +3,7 @@ import type { AclProvider } from './client-context.js';
 import { resolveAcl } from './acl-provider.js';
 import type { NamespaceMapper } from './namespace-mapper.js';
 import type { TransactionOp, TransactionResult } from './transaction-op.js';
-import {
-  toNodeData,
-  checkAcl,
-  checkCreateMode,
-  checkTtl,
-} from './check-operation-input.js';
+import { toNodeData, checkAcl, checkCreateMode, checkTtl } from './check-operation-input.js';
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import { isInvalidArgument } from '../errors/predicates.js';
 import { describeValue } from '../errors/describe-value.js';

@@ -25,11 +25,7 @@ export class RetryUntilElapsed implements RetryPolicy {
   readonly sleepBetweenRetriesMs: number;
 
   constructor(options: RetryUntilElapsedOptions) {
-    checkPolicyOptions(
-      'RetryUntilElapsed',
-      options,
-      '{ maxElapsedTimeMs, sleepBetweenRetriesMs }',
-    );
+    checkPolicyOptions('RetryUntilElapsed', options, '{ maxElapsedTimeMs, sleepBetweenRetriesMs }');
     checkNonNegativeNumber('maxElapsedTimeMs', options.maxElapsedTimeMs);
     checkNonNegativeNumber('sleepBetweenRetriesMs', options.sleepBetweenRetriesMs);
     this.maxElapsedTimeMs = options.maxElapsedTimeMs;
