@@ -1,6 +1,6 @@
 // The byte formats Curator stores, so a Java service and a Node service read each other's
-// values: SharedCount a 4-byte big-endian signed int (Java's ByteBuffer.putInt),
-// DistributedAtomicLong an 8-byte big-endian signed long (ByteBuffer.putLong).
+// values: SharedCount and DistributedAtomicInteger a 4-byte big-endian signed int (Java's
+// ByteBuffer.putInt), DistributedAtomicLong an 8-byte big-endian signed long (ByteBuffer.putLong).
 import { describeValue } from '@zkrecipes/framework/recipe-support';
 import { InvalidArgumentError } from '@zkrecipes/framework';
 import { CorruptedValueError } from './corrupted-value-error.js';
@@ -78,3 +78,49 @@ export function int64FromBytes(path: string, bytes: Uint8Array | undefined): big
 export function addInt64(a: bigint, b: bigint): bigint {
   return BigInt.asIntN(64, a + b);
 }
+
+/**
+ * Curator's `DistributedAtomicInteger.bytesToValue`: no node or empty data reads 0, 4 or more
+ * bytes read the first 4 (big-endian), 1 to 3 bytes are a {@link CorruptedValueError}.
+ */
+export function atomicInt32FromBytes(path: string, bytes: Uint8Array | undefined): number {
+  if (bytes === undefined || bytes.length === 0) return 0;
+  return int32FromBytes(path, bytes);
+}
+
+/**
+ * @internal How an atomic number is stored and added: `T` the value (bigint for a long, number
+ * for an int).
+ */
+export interface AtomicNumberCodec<T> {
+  readonly one: T;
+  /** `value` as a `T`, or InvalidArgumentError naming `name`. */
+  readonly check: (name: string, value: unknown) => T;
+  readonly toBytes: (value: T) => Uint8Array;
+  /** The node's data as a `T` (undefined: no node). */
+  readonly fromBytes: (path: string, bytes: Uint8Array | undefined) => T;
+  /** Java's `a + b`, wrapping around. */
+  readonly add: (a: T, b: T) => T;
+  /** Java's `-1 * value`, wrapping around (the minimum stays the minimum). */
+  readonly negate: (value: T) => T;
+}
+
+/** Curator's DistributedAtomicLong bytes and arithmetic. */
+export const INT64_CODEC: AtomicNumberCodec<bigint> = {
+  one: 1n,
+  check: checkInt64,
+  toBytes: int64ToBytes,
+  fromBytes: int64FromBytes,
+  add: addInt64,
+  negate: (value) => BigInt.asIntN(64, -value),
+};
+
+/** Curator's DistributedAtomicInteger bytes and arithmetic (Java int: wraps at 32 bits). */
+export const INT32_CODEC: AtomicNumberCodec<number> = {
+  one: 1,
+  check: checkInt32,
+  toBytes: int32ToBytes,
+  fromBytes: atomicInt32FromBytes,
+  add: (a, b) => (a + b) | 0,
+  negate: (value) => -value | 0,
+};

@@ -8,6 +8,7 @@ import {
   iterableObservable,
 } from '@zkrecipes/framework';
 import { checkClient, checkListener, describeValue } from '@zkrecipes/framework/recipe-support';
+import type { SharedCountReader } from '@zkrecipes/locks';
 import type { CallOptions } from './call-options.js';
 import { checkInt32, int32FromBytes, int32ToBytes } from './number-codecs.js';
 import { SharedValue, type SharedValueStateListener } from './shared-value.js';
@@ -19,7 +20,8 @@ export type SharedCountListener = (count: number) => unknown;
 /**
  * An integer every client of one path shares (Curator's `SharedCount`): a {@link SharedValue}
  * holding a Java int as 4 big-endian bytes, the bytes Curator writes. Counts are numbers from
- * -2^31 to 2^31 - 1; anything else is an InvalidArgumentError.
+ * -2^31 to 2^31 - 1; anything else is an InvalidArgumentError. It can size an
+ * `InterProcessSemaphoreV2` (it is the `SharedCountReader` that semaphore takes).
  *
  * @example
  * const workers = new SharedCount(client, '/app/desired-workers', 4);
@@ -29,7 +31,7 @@ export type SharedCountListener = (count: number) => unknown;
  *   if (await workers.trySetCount(seen, seen.value + 1)) break; // a lost race re-read the node
  * }
  */
-export class SharedCount {
+export class SharedCount implements SharedCountReader {
   readonly #value: SharedValue;
   #counts: IterableObservable<VersionedValue<number>> | undefined;
   readonly #path: string;

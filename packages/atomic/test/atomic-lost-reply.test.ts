@@ -5,7 +5,12 @@ import { after, before, describe, it } from 'node:test';
 import { type FrameworkClient, RetryNTimes } from '@zkrecipes/framework';
 import { FaultProxy, TestingServer, uniquePath } from '@zkrecipes/testing';
 import { connect } from '@zkrecipes/test-support';
-import { DistributedAtomicLong, SharedCount } from '../src/index.js';
+import {
+  CachedAtomicLong,
+  DistributedAtomicInteger,
+  DistributedAtomicLong,
+  SharedCount,
+} from '../src/index.js';
 
 const TRIALS = 20;
 
@@ -103,6 +108,49 @@ describe('atomic values when the reply of their write is lost', () => {
       assert.equal(result.preValue, 100n + BigInt(i), `trial ${i}: pre`);
       assert.equal(result.postValue, 101n + BigInt(i), `trial ${i}: post`);
       assert.equal((await counter.get()).postValue, 101n + BigInt(i), `trial ${i}: the node`);
+    }
+  });
+
+  it('DistributedAtomicInteger.increment moves the counter by exactly one', async () => {
+    const path = uniquePath('int-inc');
+    const counter = new DistributedAtomicInteger(
+      client,
+      path,
+      new RetryNTimes({ n: 5, sleepBetweenRetriesMs: 1 }),
+    );
+    await counter.forceSet(100);
+    for (let i = 0; i < TRIALS; i++) {
+      const lost = loseNextWrite(path);
+      const result = await counter.increment();
+      await lost;
+      assert.equal(result.succeeded, true);
+      assert.deepEqual([result.preValue, result.postValue], [100 + i, 101 + i], `trial ${i}`);
+      assert.equal((await observer.getData(path)).data.readInt32BE(0), 101 + i, `trial ${i}: node`);
+    }
+  });
+
+  it('CachedAtomicLong reserves each block exactly once: the ids run on without a gap or a repeat', async () => {
+    const path = uniquePath('cached');
+    const counter = new DistributedAtomicLong(
+      client,
+      path,
+      new RetryNTimes({ n: 5, sleepBetweenRetriesMs: 1 }),
+    );
+    await counter.forceSet(0n);
+    const ids = new CachedAtomicLong(counter, 3);
+    for (let i = 0; i < TRIALS; i++) {
+      // Every block's add has its reply lost (the first of each 3 calls reserves).
+      const lost = i % 3 === 0 ? loseNextWrite(path) : undefined;
+      const id = await ids.next();
+      await lost;
+      assert.equal(id.succeeded, true);
+      assert.equal(id.preValue, BigInt(i), `call ${i}`);
+      const reserved = BigInt(Math.floor(i / 3) + 1) * 3n;
+      assert.equal(
+        (await observer.getData(path)).data.readBigInt64BE(0),
+        reserved,
+        `call ${i}: node`,
+      );
     }
   });
 

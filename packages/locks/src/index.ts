@@ -12,6 +12,7 @@ export type {
 } from './interprocess-read-write-lock.js';
 export { InterProcessSemaphoreV2 } from './interprocess-semaphore-v2.js';
 export type { InterProcessSemaphoreV2Options } from './interprocess-semaphore-v2.js';
+export type { SharedCountReader } from './shared-count-reader.js';
 export { Lease } from './lease.js';
 export { InterProcessSemaphoreMutex } from './interprocess-semaphore-mutex.js';
 export { InterProcessMultiLock } from './interprocess-multi-lock.js';

@@ -1,19 +1,9 @@
 import { type FrameworkClient } from '@zkrecipes/framework';
-import {
-  booleanOption,
-  checkListener,
-  checkRecipeOptions,
-  reportRecipeFailure,
-} from '@zkrecipes/framework/recipe-support';
+import { booleanOption, checkRecipeOptions } from '@zkrecipes/framework/recipe-support';
 import { checkNodeData } from './check-arguments.js';
-import type { FlowScope } from './flow-scope.js';
 import { MUTEX_DRIVER } from './lock-driver.js';
 import { LockName } from './lock-node-names.js';
-import { type AttemptShape, ReentrantLock } from './reentrant-lock.js';
-import { type RevocationListener, RevocationWatch } from './revocation-watch.js';
-
-/** A revocable mutex's lock node starts empty, as Curator's (whatever `lockData` says). */
-const NO_DATA = new Uint8Array(0);
+import { ReentrantLock } from './reentrant-lock.js';
 
 /** Options of {@link InterProcessMutex}. */
 export interface InterProcessMutexOptions {
@@ -41,7 +31,8 @@ export interface InterProcessMutexOptions {
  * each watches only the node ahead of it.
  *
  * Reentrant within a flow (see `runInFlow` and `withLock`); a hold carries a fencing token and a
- * `lost` signal. See docs/recipes/locks.md.
+ * `lost` signal; `makeRevocable` lets another process ask the holder to let go. See
+ * docs/recipes/locks.md.
  *
  * @example
  * const mutex = new InterProcessMutex(client, '/app/locks/orders');
@@ -49,10 +40,6 @@ export interface InterProcessMutexOptions {
  * if (hold !== undefined) await work(hold.fencingToken); // released at the end of the scope
  */
 export class InterProcessMutex extends ReentrantLock {
-  readonly #client: FrameworkClient;
-  #revocationListener: RevocationListener<InterProcessMutex> | undefined;
-  #revocationWatch: RevocationWatch | undefined;
-
   constructor(client: FrameworkClient, path: string, options: InterProcessMutexOptions = {}) {
     checkRecipeOptions('InterProcessMutex', options, ['lockData', 'pipelineRelease']);
     super(client, path, {
@@ -62,63 +49,6 @@ export class InterProcessMutex extends ReentrantLock {
       data: checkNodeData('lockData', options.lockData),
       component: 'InterProcessMutex',
       pipelineRelease: booleanOption('pipelineRelease', options.pipelineRelease, false),
-    });
-    this.#client = client;
-  }
-
-  /**
-   * Makes the next acquire revocable (Curator's `makeRevocable`): its lock node starts with
-   * empty data and is watched, and when someone writes `__REVOKE__` into it
-   * (`Revoker.attemptRevoke`, or Curator's from Java) `listener` is called with this mutex.
-   * Revocation is cooperative: the listener should see that the holder releases soon.
-   *
-   * As in Curator, it applies to acquires that start after this call, and the release that
-   * gives the lock back clears it: call it again before each acquire that should be revocable.
-   *
-   * @example
-   * mutex.makeRevocable(() => abortWork.abort('revoked'));
-   * await mutex.acquire();
-   */
-  makeRevocable(listener: RevocationListener<InterProcessMutex>): void {
-    checkListener(listener);
-    this.#revocationListener = listener;
-  }
-
-  /**
-   * One release (see `ReentrantLock.release`); the one that gives the lock back also clears
-   * {@link makeRevocable} and stops watching for revocation, as Curator's does.
-   */
-  override async release(): Promise<void> {
-    await super.release();
-    if (!this.isAcquiredInThisProcess()) {
-      this.#revocationListener = undefined;
-      this.#revocationWatch?.stop();
-    }
-  }
-
-  /** @internal A revocable attempt: empty node data, and the node watched once created. */
-  protected override prepareAttempt(_scope: FlowScope | undefined): AttemptShape {
-    if (this.#revocationListener === undefined) return {};
-    const watch = (this.#revocationWatch ??= new RevocationWatch(this.#client, () =>
-      this.#revoked(),
-    ));
-    return { data: NO_DATA, onCreated: (path) => watch.watch(path) };
-  }
-
-  #revoked(): void {
-    const listener = this.#revocationListener;
-    if (listener === undefined) return;
-    queueMicrotask(() => {
-      try {
-        const result = listener(this);
-        if (result instanceof Promise) {
-          result.catch((error: unknown) =>
-            reportRecipeFailure(this.#client, undefined, error, 'revocation listener'),
-          );
-        }
-      } catch (error) {
-        reportRecipeFailure(this.#client, undefined, error, 'revocation listener');
-      }
     });
   }
 }

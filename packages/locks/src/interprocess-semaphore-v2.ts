@@ -35,12 +35,16 @@ import { removeOwnNode } from './own-node.js';
 import { listChildren } from './queue-watch.js';
 import { NODE_VANISHED, VanishedRetries } from './retry-vanished.js';
 import { LockTelemetry } from './lock-telemetry.js';
+import type { SharedCountReader } from './shared-count-reader.js';
 
 /** Options of {@link InterProcessSemaphoreV2}. */
 export interface InterProcessSemaphoreV2Options {
   /** Data stored in each lease node (Curator's `setNodeData`). Default: empty. */
   readonly nodeData?: Uint8Array | undefined;
 }
+
+/** Any number of leases (a count that large is the same as no limit): a small integer. */
+const MOST_LEASES = 0x3fffffff;
 
 /**
  * A counting semaphore across processes (Curator's `InterProcessSemaphoreV2`): at most
@@ -49,7 +53,9 @@ export interface InterProcessSemaphoreV2Options {
  * serialised by a mutex at `<path>/locks` (without it, two newcomers could both see the
  * semaphore over-full and wait for each other forever).
  *
- * Every participant must use the same `maxLeases`: nothing on the wire records it.
+ * Every participant must use the same `maxLeases`: nothing on the wire records it. Or size it
+ * by a shared count (Curator's `SharedCountReader` constructor): the limit is then the count's
+ * value, followed as it changes (waiting acquires look again when it grows).
  *
  * @example
  * const semaphore = new InterProcessSemaphoreV2(client, '/app/semaphores/exports', 3);
@@ -58,7 +64,9 @@ export interface InterProcessSemaphoreV2Options {
  */
 export class InterProcessSemaphoreV2 {
   readonly #client: FrameworkClient;
-  readonly #maxLeases: number;
+  /** The fixed limit; undefined when sized by {@link #count}. */
+  readonly #maxLeases: number | undefined;
+  readonly #count: SharedCountReader | undefined;
   readonly #leasesPath: string;
   readonly #lock: LockInternals;
   readonly #leases: LockInternals;
@@ -67,25 +75,24 @@ export class InterProcessSemaphoreV2 {
   readonly #logger: Logger;
   readonly #telemetry: LockTelemetry;
 
+  /**
+   * @param maxLeases how many leases may exist at once: a whole number >= 1, or a shared count
+   *   (`SharedCount` of `@zkrecipes/atomic`, started) whose value is the limit as it changes; a
+   *   count of 0 or less lets no acquire in until it grows
+   */
   constructor(
     client: FrameworkClient,
     path: string,
-    maxLeases: number,
+    maxLeases: number | SharedCountReader,
     options: InterProcessSemaphoreV2Options = {},
   ) {
     checkClient('InterProcessSemaphoreV2', client);
     validatePath(path);
-    if (!Number.isSafeInteger(maxLeases) || maxLeases < 1) {
-      throw new InvalidArgumentError(
-        `maxLeases must be a whole number >= 1; got ${describeValue(maxLeases)}`,
-        {
-          path,
-        },
-      );
-    }
+    const count = checkMaxLeases(maxLeases, path);
     this.#client = client;
     checkRecipeOptions('InterProcessSemaphoreV2', options, ['nodeData']);
-    this.#maxLeases = maxLeases;
+    this.#maxLeases = typeof count === 'number' ? count : undefined;
+    this.#count = typeof count === 'number' ? undefined : count;
     this.#nodeData = checkNodeData('nodeData', options.nodeData);
     this.#leasesPath = joinPath(path, SEMAPHORE_LEASES);
     this.#lock = new LockInternals(client, joinPath(path, SEMAPHORE_LOCKS), {
@@ -97,7 +104,7 @@ export class InterProcessSemaphoreV2 {
     this.#leases = new LockInternals(client, this.#leasesPath, {
       driver: LEASE_DRIVER,
       lockName: LockName.LEASE,
-      maxLeases,
+      maxLeases: this.#maxLeases ?? 1,
       data: this.#nodeData,
       component: 'InterProcessSemaphoreV2',
     });
@@ -116,8 +123,9 @@ export class InterProcessSemaphoreV2 {
    * returned. `acquire(1, 0)` never waits: when the semaphore is full it answers with one read,
    * and when the client is not connected it answers undefined without sending anything.
    *
-   * A `qty` above `maxLeases` could never be granted: it fails with InvalidArgumentError
-   * before anything is sent.
+   * A `qty` above a fixed `maxLeases` could never be granted: it fails with
+   * InvalidArgumentError before anything is sent (with a shared count it waits for the count to
+   * grow, within `timeoutMs` and `signal`).
    */
   acquire(qty: number, timeoutMs: number, options?: AcquireOptions): Promise<Lease[] | undefined>;
   async acquire(
@@ -126,7 +134,7 @@ export class InterProcessSemaphoreV2 {
     options: AcquireOptions = {},
   ): Promise<Lease | Lease[] | undefined> {
     const count = positiveIntegerOption('qty', qty, 1);
-    if (count > this.#maxLeases) {
+    if (this.#maxLeases !== undefined && count > this.#maxLeases) {
       throw new InvalidArgumentError(
         `qty ${count} is more than maxLeases ${this.#maxLeases}: it could never be granted`,
         { path: this.#leasesPath },
@@ -137,6 +145,7 @@ export class InterProcessSemaphoreV2 {
     const connecting = untilFirstConnection(this.#client, signal);
     if (connecting !== undefined) await connecting;
     using limits = AcquireLimits.of(this.#watch, timeoutMs, signal);
+    const stopFollowing = this.#followCount();
     const trace = this.#telemetry.acquireStarted(timeoutMs);
     let leases: Lease[] | undefined;
     try {
@@ -147,6 +156,8 @@ export class InterProcessSemaphoreV2 {
       trace.end(ranOut ? 'timed_out' : 'error', error);
       if (ranOut) return undefined;
       throw error;
+    } finally {
+      stopFollowing?.();
     }
     for (const lease of leases ?? []) lease.traced(this.#telemetry);
     return qty === undefined ? leases?.[0] : leases;
@@ -190,6 +201,25 @@ export class InterProcessSemaphoreV2 {
     return sortParticipants(children, [LockName.LEASE]);
   }
 
+  /** The limit now: the fixed one, or the shared count's value, clamped to 0 .. MOST_LEASES. */
+  #currentMaxLeases(): number {
+    if (this.#count === undefined) return this.#maxLeases!;
+    return Math.min(Math.max(this.#count.getCount(), 0), MOST_LEASES);
+  }
+
+  /**
+   * With a shared count: takes its value now, and follows its changes until disposed (at the
+   * end of the acquire: call what it returns), waking the waits when it changes, as Curator's
+   * listener does.
+   */
+  #followCount(): (() => void) | undefined {
+    const count = this.#count;
+    if (count === undefined) return undefined;
+    const follow = (): void => this.#leases.setMaxLeases(this.#currentMaxLeases());
+    follow();
+    return count.on('countChanged', follow);
+  }
+
   async #acquireLeases(qty: number, limits: AcquireLimits): Promise<Lease[] | undefined> {
     limits.throwIfAborted();
     if (limits.tryOnly) {
@@ -204,7 +234,7 @@ export class InterProcessSemaphoreV2 {
       const read = listChildren(this.#client, this.#leasesPath, undefined);
       const leases = await untilAborted(read, limits.signal);
       const taken = sortParticipants(leases, [LockName.LEASE]);
-      if (taken.length + qty > this.#maxLeases) return undefined;
+      if (taken.length + qty > this.#currentMaxLeases()) return undefined;
     }
     for (;;) {
       const leases = await this.#takeLeases(qty, limits);
@@ -282,4 +312,24 @@ export class InterProcessSemaphoreV2 {
   #letGo(path: string, limits: AcquireLimits): Promise<void> {
     return removeOwnNode(this.#client, path, { logger: this.#logger, signal: limits.signal });
   }
+}
+
+/** A fixed limit (a whole number >= 1) or a shared count; anything else throws. */
+function checkMaxLeases(maxLeases: unknown, path: string): number | SharedCountReader {
+  if (typeof maxLeases === 'number' && Number.isSafeInteger(maxLeases) && maxLeases >= 1) {
+    return maxLeases;
+  }
+  const reader = maxLeases as Partial<SharedCountReader> | null;
+  if (
+    typeof reader === 'object' &&
+    reader !== null &&
+    typeof reader.getCount === 'function' &&
+    typeof reader.on === 'function'
+  ) {
+    return reader as SharedCountReader;
+  }
+  throw new InvalidArgumentError(
+    `maxLeases must be a whole number >= 1 or a shared count (getCount and on('countChanged')); got ${describeValue(maxLeases)}`,
+    { path },
+  );
 }

@@ -115,6 +115,10 @@ export class LockInternals {
   readonly #watch: ConnectionStream;
   readonly #logger: Logger;
   readonly #sorter: ParticipantSorter;
+  /** How many may hold at once now: the config's, or the semaphore's limit as it changes. */
+  #maxLeases: number;
+  /** The attempts waiting now, for {@link setMaxLeases} to wake; only once it may be called. */
+  #waiting: Set<QueueWatch> | undefined;
 
   constructor(client: FrameworkClient, basePath: string, config: LockInternalsConfig) {
     this.#client = client;
@@ -129,6 +133,7 @@ export class LockInternals {
       component: config.component,
       pipelineRelease: config.pipelineRelease,
     };
+    this.#maxLeases = config.maxLeases;
     this.#sorter = new ParticipantSorter(config.driver.recipe, config.driver.markers);
     this.#watch = connectionStreamOf(client);
     this.#logger = client.logger.child({ component: config.component, path: basePath });
@@ -140,6 +145,18 @@ export class LockInternals {
 
   get connectionStream(): ConnectionStream {
     return this.#watch;
+  }
+
+  /**
+   * Changes how many may hold at once (a semaphore sized by a shared count), and has every
+   * attempt waiting now look again. A whole number from 0 to 0x3fffffff (a small integer: see
+   * the read lock's UNCOUNTED_READERS). The first call, made before any attempt, starts keeping
+   * track of the waiting attempts (other locks never pay for it).
+   */
+  setMaxLeases(maxLeases: number): void {
+    this.#maxLeases = maxLeases;
+    this.#waiting ??= new Set();
+    for (const queue of this.#waiting) queue.nudge();
   }
 
   /**
@@ -162,7 +179,7 @@ export class LockInternals {
         limits.signal,
       );
       const sorted = this.#participants(await read);
-      if (this.#config.driver.blocked(sorted, this.#config.maxLeases)) return undefined;
+      if (this.#config.driver.blocked(sorted, this.#maxLeases)) return undefined;
     }
     let retries: VanishedRetries | undefined;
     for (;;) {
@@ -186,7 +203,13 @@ export class LockInternals {
     options: AttemptOptions,
   ): Promise<AcquiredLock | undefined | typeof NODE_VANISHED> {
     const { limits } = options;
-    using queue = new QueueWatch(this.#client, this.#basePath, this.#watch, limits.signal);
+    using queue = new QueueWatch(
+      this.#client,
+      this.#basePath,
+      this.#watch,
+      limits.signal,
+      this.#waiting,
+    );
     // Our create and the first look at the queue go out back to back: one round trip. A create
     // that fails or is aborted in flight leaves nothing: the framework removes the node of a
     // protected create whose outcome it could not learn.
@@ -244,7 +267,7 @@ export class LockInternals {
     options: AttemptOptions,
   ): Promise<AcquiredLock | undefined | typeof NODE_VANISHED> {
     const { limits, alwaysHolds } = options;
-    const { driver, maxLeases } = this.#config;
+    const { driver } = this.#config;
     const ourName = node.path.slice(node.path.lastIndexOf('/') + 1);
     // The first look can predate our node (its create was retried, or made the parents): look
     // once more before taking our node for gone.
@@ -258,6 +281,8 @@ export class LockInternals {
       if (!sorted.includes(ourName) || this.#client.sessionId !== node.session) {
         return NODE_VANISHED;
       }
+      // Read at each look: a semaphore's limit may have changed while it waited.
+      const maxLeases = this.#maxLeases;
       const verdict = alwaysHolds === true ? HOLDS : driver.verdict(sorted, ourName, maxLeases);
       // Granted only while the session is proven sound since this look: news read after a
       // freeze the client has not noticed yet (the deletion of the node ahead, waiting in the

@@ -47,17 +47,22 @@ export class QueueWatch implements Disposable {
   /** Withdraws that watch when the attempt ends without it; made with the first such watch. */
   #silence: AbortController | undefined;
   #childrenSignal: AbortSignal | undefined;
+  /** The waits that a lease limit's change must wake: this one is in it until disposed. */
+  readonly #waiting: Set<QueueWatch> | undefined;
 
   constructor(
     client: FrameworkClient,
     basePath: string,
     connection: ConnectionStream,
     signal: AbortSignal | undefined,
+    waiting?: Set<QueueWatch>,
   ) {
     this.#client = client;
     this.#basePath = basePath;
     this.#connection = connection;
     this.#signal = signal;
+    this.#waiting = waiting;
+    waiting?.add(this);
   }
 
   /** Looks at the queue now, leaving no watch. The read is sent before this returns. */
@@ -159,7 +164,16 @@ export class QueueWatch implements Disposable {
     return this.#childrenSignal;
   }
 
+  /**
+   * Ends a wait for the children at once, as if they had changed: the waiter looks again (the
+   * semaphore's lease limit changed, so the same children may now let it in).
+   */
+  nudge(): void {
+    this.#childrenWatch?.wake();
+  }
+
   [Symbol.dispose](): void {
+    this.#waiting?.delete(this);
     if (this.#silence !== undefined) withdraw(this.#silence);
   }
 }

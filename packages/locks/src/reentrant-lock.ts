@@ -19,6 +19,8 @@ import type { AcquireOptions, InterProcessLock } from './interprocess-lock.js';
 import type { LockInternalsConfig } from './lock-internals.js';
 import { reportDeleteFailure } from './own-node.js';
 import { ReentrantCore, type AttemptShape } from './reentrant-core.js';
+import { Revocable } from './revocable.js';
+import type { RevocationListener } from './revocation-watch.js';
 
 export type { AttemptShape } from './reentrant-core.js';
 
@@ -46,6 +48,7 @@ export abstract class ReentrantLock implements InterProcessLock {
   readonly #core: ReentrantCore;
   readonly #logger: Logger;
   readonly #path: string;
+  readonly #revocable: Revocable;
 
   /**
    * For the lock classes of this package only: use {@link InterProcessMutex} or the halves of
@@ -58,7 +61,10 @@ export abstract class ReentrantLock implements InterProcessLock {
     validatePath(path);
     this.#client = client;
     this.#path = path;
-    this.#core = new ReentrantCore(client, path, config, (scope) => this.prepareAttempt(scope));
+    this.#revocable = new Revocable(client, this);
+    this.#core = new ReentrantCore(client, path, config, (scope) =>
+      this.#revocable.shape(this.prepareAttempt(scope)),
+    );
     this.#logger = client.logger.child({ component: config.component, path });
   }
 
@@ -105,10 +111,31 @@ export abstract class ReentrantLock implements InterProcessLock {
 
   /**
    * One release (Curator's `release()`): the lock is given back after as many releases as the
-   * flow made acquires. Throws IllegalMonitorStateError when the caller does not hold it.
+   * flow made acquires. Throws IllegalMonitorStateError when the caller does not hold it. The
+   * release that gives the lock back also clears {@link makeRevocable} and stops watching for
+   * revocation, as Curator's does.
    */
-  release(): Promise<void> {
-    return this.#core.release();
+  async release(): Promise<void> {
+    await this.#core.release();
+    if (this.#core.holdCount === 0) this.#revocable.clear();
+  }
+
+  /**
+   * Makes the next acquire revocable (Curator's `makeRevocable`, which its read and write locks
+   * have too): its lock node starts with empty data and is watched, and when someone writes
+   * `__REVOKE__` into it (`Revoker.attemptRevoke`, or Curator's from Java) `listener` is
+   * called with this lock. Revocation is cooperative: the listener should see that the holder
+   * releases soon.
+   *
+   * As in Curator, it applies to acquires that start after this call, and the release that
+   * gives the lock back clears it: call it again before each acquire that should be revocable.
+   *
+   * @example
+   * mutex.makeRevocable(() => abortWork.abort('revoked'));
+   * await mutex.acquire();
+   */
+  makeRevocable(listener: RevocationListener<this>): void {
+    this.#revocable.set(listener);
   }
 
   /**

@@ -1,13 +1,13 @@
-// Revocation between Node and Java Curator 5.4 on one mutex: requested by Java and honoured by
-// Node, requested by Node and heard by Curator's RevocationListener; the nodes' data as each
-// side writes it.
+// Revocation between Node and Java Curator 5.4 on one mutex and on the halves of a read/write
+// lock: requested by Java and honoured by Node, requested by Node and heard by Curator's
+// RevocationListener; the nodes' data as each side writes it.
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { FrameworkClient } from '@zkrecipes/framework';
 import { compileJavaPeer, JavaPeer, TestingServer, timing, uniquePath } from '@zkrecipes/testing';
 import { connectedClient } from '@zkrecipes/test-support';
-import { InterProcessMutex, Revoker } from '../src/index.js';
+import { InterProcessMutex, InterProcessReadWriteLock, Revoker } from '../src/index.js';
 
 // dist/test/*.test.js -> test/fixtures/*.java in the package's sources.
 const peerSource = new URL('../../test/fixtures/CuratorLockPeer.java', import.meta.url).pathname;
@@ -64,6 +64,40 @@ describe('revocation with Curator 5.4 (Java)', () => {
     assert.equal(await peer.request('release j2'), 'OK');
     assert.equal(await contender.acquire(timing.ms(10_000)), true);
     await contender.release();
+  });
+
+  it('read/write lock halves: Java revokes a Node write holder, and Node revokes a Java read holder', async () => {
+    const path = uniquePath('rw');
+    const rw = new InterProcessReadWriteLock(client, path);
+    let requested = 0;
+    rw.writeLock().makeRevocable((forLock) => {
+      requested += 1;
+      void forLock.release();
+    });
+    assert.equal(await rw.writeLock().acquire(0), true);
+    const writeNode = rw.writeLock().getLockPath()!;
+    assert.equal(await peer.request(`data ${writeNode}`), 'OK ');
+    assert.equal(await peer.request(`rwwrite jw ${path}`), 'OK');
+    assert.equal(await peer.request(`revoke ${writeNode}`), 'OK');
+    assert.equal(await peer.request(`acquire jw ${timing.ms(10_000)}`), 'OK true');
+    assert.equal(requested, 1);
+    assert.equal(rw.writeLock().isAcquiredInThisProcess(), false);
+    assert.equal(await peer.request('release jw'), 'OK');
+
+    // Curator's ReadLock is an InterProcessMutex: makeRevocable, and the same empty node.
+    assert.equal(await peer.request(`rwread jr ${path}`), 'OK');
+    assert.equal(await peer.request('revocable jr'), 'OK');
+    assert.equal(await peer.request('acquire jr -1'), 'OK true');
+    const [reader] = await rw.readLock().getParticipantNodes();
+    assert.ok(reader !== undefined);
+    assert.match(reader, /__READ__\d{10}$/);
+    assert.equal(await peer.request(`data ${reader}`), 'OK ', 'a revocable Curator node is empty');
+    const writing = rw.writeLock().acquire(timing.ms(10_000));
+    await Revoker.attemptRevoke(client, reader);
+    assert.equal(await peer.expectLine(/^EVENT revoke-requested /), 'EVENT revoke-requested jr');
+    assert.equal(await peer.request('release jr'), 'OK');
+    assert.equal(await writing, true);
+    await rw.writeLock().release();
   });
 
   it('plain (not revocable) nodes: Curator writes its default data (the local address), ours is empty; a request does not make a plain holder let go', async () => {

@@ -6,7 +6,12 @@ import { after, before, describe, it } from 'node:test';
 import { ConnectionState, type FrameworkClient, isInvalidArgument } from '@zkrecipes/framework';
 import { FaultProxy, TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
 import { closeAll, connectedClient } from '@zkrecipes/test-support';
-import { InterProcessMutex, REVOKE_MESSAGE, Revoker } from '../src/index.js';
+import {
+  InterProcessMutex,
+  InterProcessReadWriteLock,
+  REVOKE_MESSAGE,
+  Revoker,
+} from '../src/index.js';
 
 describe('Revoker and InterProcessMutex.makeRevocable', () => {
   let server: TestingServer;
@@ -107,6 +112,53 @@ describe('Revoker and InterProcessMutex.makeRevocable', () => {
     assert.deepEqual(heard, ['revoked']);
     await waitFor(async () => (await holder.getParticipantNodes()).length === 1);
     await holder.release();
+  });
+
+  it('the read and write locks are revocable too: empty nodes, the listener gets the half, a writer waits for the revoked reader', async () => {
+    const path = uniquePath('rw');
+    const rw = new InterProcessReadWriteLock(client, path, { lockData: Buffer.from('me') });
+    const heard: unknown[] = [];
+    rw.writeLock().makeRevocable((forLock) => {
+      heard.push(forLock);
+      void forLock.release();
+    });
+    assert.equal(await rw.writeLock().acquire(0), true);
+    const writeNode = rw.writeLock().getLockPath()!;
+    assert.match(writeNode, /__WRIT__\d{10}$/);
+    assert.equal((await client.getData(writeNode)).data.length, 0);
+    await Revoker.attemptRevoke(other, writeNode);
+    await waitFor(() => !rw.writeLock().isAcquiredInThisProcess(), { message: 'writer let go' });
+    assert.deepEqual(
+      heard.map((lock) => lock === rw.writeLock()),
+      [true],
+      'the listener got the write lock',
+    );
+
+    rw.readLock().makeRevocable((forLock) => {
+      heard.push(forLock);
+      void forLock.release();
+    });
+    assert.equal(await rw.readLock().acquire(0), true);
+    const readNode = rw.readLock().getLockPath()!;
+    assert.match(readNode, /__READ__\d{10}$/);
+    assert.equal((await client.getData(readNode)).data.length, 0);
+    const writer = new InterProcessReadWriteLock(other, path).writeLock();
+    const writing = writer.acquire(timing.ms(10_000));
+    await Revoker.attemptRevoke(other, readNode);
+    assert.equal(await writing, true, 'the writer gets the lock once the reader let go');
+    assert.deepEqual(
+      heard.map((lock) => lock === rw.readLock()),
+      [false, true],
+      'the listener got the read lock',
+    );
+    await writer.release();
+    // Cleared by the release, as for a mutex: the next read node holds the lock's data again.
+    assert.equal(await rw.readLock().acquire(0), true);
+    assert.equal(
+      Buffer.from((await client.getData(rw.readLock().getLockPath()!)).data).toString(),
+      'me',
+    );
+    await rw.readLock().release();
   });
 
   it('a request written while the holder is cut off (SUSPENDED) reaches it after the reconnect', async () => {
