@@ -69,7 +69,13 @@ export interface CreateOptions extends SignalOptions, IdempotentOptions {
    * `{ version }`, only if the node has that version (Curator's `orSetData(version)`; -1: any),
    * else a BadVersionError. Default: false.
    */
-  readonly orSetData?: boolean | { readonly version: number } | undefined;
+  readonly orSetData?:
+    | boolean
+    | {
+        /** The version the existing node must have for its data to be set; -1 for any. */
+        readonly version: number;
+      }
+    | undefined;
   /**
    * Also resolve the node's Stat (`create2`, ZooKeeper 3.5+; Curator's `storingStatIn`): its
    * czxid, for example, as a lock's fencing token. Default: false (just the path).

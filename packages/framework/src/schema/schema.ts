@@ -93,12 +93,19 @@ export class Schema {
   readonly path: string | undefined;
   /** The pattern, or undefined for an exact-path schema. */
   readonly pathPattern: RegExp | undefined;
+  /** Free text for {@link toDocumentation}. */
   readonly documentation: string;
+  /** Whether a create may, must or must not be ephemeral. */
   readonly ephemeral: Allowance;
+  /** Whether a create may, must or must not be sequential. */
   readonly sequential: Allowance;
+  /** Whether a read may, must or must not set a watch. */
   readonly watched: Allowance;
+  /** Whether the node may be deleted. */
   readonly canBeDeleted: boolean;
+  /** Checks the data (and ACL) of creates, setData and setAcl. */
   readonly dataValidator: SchemaDataValidator;
+  /** What was given as `metadata`, frozen. */
   readonly metadata: Readonly<Record<string, string>>;
   readonly #whole: RegExp | undefined;
 
