@@ -22,7 +22,7 @@ const FRAMEWORK_LAYERS = [
   ['paths', 'tls', 'sasl'],
   ['retry', 'telemetry'],
   ['zk'],
-  ['state'],
+  ['state', 'schema'],
   ['health'],
   ['client'],
   ['recipe-support', 'lifecycle'],

@@ -12,6 +12,7 @@ import { closestName } from './checks/closest-name.js';
 import type { FrameworkOptions } from './create-framework.js';
 import { checkTlsOption } from './tls/check-tls-option.js';
 import { checkSaslOptions } from './sasl/sasl-options.js';
+import { SchemaSet } from './schema/schema-set.js';
 
 /** Every option createFramework knows; anything else is a typo to report, not to ignore. */
 const KNOWN_OPTIONS: readonly (keyof FrameworkOptions)[] = [
@@ -40,6 +41,7 @@ const KNOWN_OPTIONS: readonly (keyof FrameworkOptions)[] = [
   'tls',
   'ensembleTracker',
   'canBeReadOnly',
+  'schemaSet',
 ];
 
 function rejectUnknownOptions(options: object): void {
@@ -103,6 +105,11 @@ export function checkFrameworkOptions(options: FrameworkOptions): void {
     validatePath(options.writeWitnessPath, { allowRoot: false });
   }
   checkAuthInfo(options.authInfo);
+  if (options.schemaSet !== undefined && !(options.schemaSet instanceof SchemaSet)) {
+    throw new InvalidArgumentError(
+      `schemaSet must be a SchemaSet, got ${describeValue(options.schemaSet)}`,
+    );
+  }
   checkSaslOptions(options.sasl);
   if (options.retryPolicy !== undefined) checkRetryPolicy('retryPolicy', options.retryPolicy);
   checkAclProvider(options.aclProvider);

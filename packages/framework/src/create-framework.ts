@@ -39,6 +39,7 @@ import { checkFrameworkOptions } from './check-framework-options.js';
 import { tlsSource, type TlsOption } from './tls/tls-options.js';
 import type { SaslOptions } from './sasl/sasl-mechanism.js';
 import { describeSasl, saslMechanismOf } from './sasl/sasl-options.js';
+import type { SchemaSet } from './schema/schema-set.js';
 
 /** Options of {@link createFramework}. Only `connectString` is required. */
 export interface FrameworkOptions {
@@ -158,6 +159,15 @@ export interface FrameworkOptions {
    * docs/framework/ensembles.md.
    */
   readonly ensembleTracker?: boolean;
+  /**
+   * Schemas every create, setData, setAcl, delete, read and transaction op is checked against
+   * before anything is sent (Curator's `schemaSet`): a call the schema of its path does not
+   * allow rejects with a SchemaViolationError. The framework's own nodes (the namespace node,
+   * parents made by `createParents`, write witnesses) are not checked; recipes' nodes are, as
+   * any caller's. Default: none (everything allowed, nothing checked). See
+   * docs/framework/schemas.md.
+   */
+  readonly schemaSet?: SchemaSet;
 }
 
 /** Idempotent writes of one session in flight at once; more wait for a witness. */
@@ -335,6 +345,8 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     servers: () => connection.servers,
     updateServers: (servers) => connection.updateServers(servers),
     watchBudget,
+    schemaSet: options.schemaSet?.allowsEverything === false ? options.schemaSet : undefined,
+    addAuth: (scheme, auth, signal) => connection.addAuth(scheme, auth, signal),
     telemetry,
     health: () =>
       healthOf({

@@ -13,6 +13,7 @@ export type {
   CreatedWithStat,
   CreateOptions,
   DeleteOptions,
+  ExistsOptions,
   GetChildrenOptions,
   IdempotentOptions,
   OperationOptions,
@@ -151,6 +152,12 @@ export type {
 export { OutcomeUnknownError } from './errors/outcome-unknown-error.js';
 export { HoldLostError } from './errors/hold-lost-error.js';
 export type { HoldLostErrorOptions } from './errors/hold-lost-error.js';
+export { SchemaViolationError } from './errors/schema-violation-error.js';
+export type { SchemaRule, SchemaViolationErrorOptions } from './errors/schema-violation-error.js';
+export { Allowance, Schema } from './schema/schema.js';
+export type { SchemaDataInput, SchemaDataValidator, SchemaOptions } from './schema/schema.js';
+export { SchemaSet } from './schema/schema-set.js';
+export type { SchemaSetOptions } from './schema/schema-set.js';
 export type { OutcomeUnknownErrorOptions } from './errors/outcome-unknown-error.js';
 export { errorFromCode } from './errors/error-from-code.js';
 export type { ErrorFromCodeOptions } from './errors/error-from-code.js';
@@ -161,6 +168,7 @@ export {
   isInvalidArgument,
   isIllegalState,
   isHoldLost,
+  isSchemaViolation,
   isNoAuth,
   isAuthFailed,
   isNodeExists,

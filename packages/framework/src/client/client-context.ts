@@ -1,3 +1,4 @@
+import type { Buffer } from 'node:buffer';
 import type { CallOrderGate } from './call-order-gate.js';
 import type { Observable } from 'rxjs';
 import type { Logger } from '../logging/logger.js';
@@ -16,6 +17,7 @@ import type { WriteWitnesses } from './write-witnesses.js';
 import type { Acl, SessionCredentials } from '../zk/zookeeper-types.js';
 import type { WatchBudget } from '../zk/watch-registry.js';
 import type { ServerAddress } from '../paths/connect-string.js';
+import type { SchemaSet } from '../schema/schema-set.js';
 
 /** Chooses ACLs for nodes the client creates (Curator's ACLProvider). */
 export interface AclProvider {
@@ -83,6 +85,13 @@ export interface ClientContext {
   servers(): readonly ServerAddress[];
   /** Uses `servers` for the next connection attempts; the current connection stays. */
   updateServers(servers: readonly ServerAddress[]): void;
+  /**
+   * The schemas every call is checked against before it is sent; undefined when there are none
+   * to check (no `schemaSet`, or one that allows everything), so a call pays nothing for them.
+   */
+  readonly schemaSet: SchemaSet | undefined;
+  /** Sends credentials to the current session and every later one (see FrameworkClient.addAuth). */
+  addAuth(scheme: string, auth: Buffer, signal: AbortSignal | undefined): Promise<void>;
   /** The client's OpenTelemetry meter, tracer and instruments (recipes share them). */
   readonly telemetry: ClientTelemetries;
   /** See `FrameworkClient.health()`. */

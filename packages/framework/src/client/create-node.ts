@@ -16,6 +16,7 @@ import {
 } from './check-operation-input.js';
 import { IdempotentWrite } from './idempotent-write.js';
 import { createdPathAfterLostReply } from './lost-reply-results.js';
+import { checkOrSetData, setExistingData } from './or-set-data.js';
 import type { WriteAmbiguity } from './write-ambiguity.js';
 import { OutcomeUnknownError } from '../errors/outcome-unknown-error.js';
 import { isNodeExists, isNoNode, isOutcomeUnknown } from '../errors/predicates.js';
@@ -39,7 +40,11 @@ export interface CreateRequest {
   readonly createParents: boolean;
   /** What missing parents are made as (createParents). */
   readonly parentMode: 'PERSISTENT' | 'CONTAINER';
-  readonly orSetData: boolean;
+  /**
+   * With orSetData, the version an existing node must have for its data to be set (-1: any);
+   * undefined without orSetData.
+   */
+  readonly orSetDataVersion: number | undefined;
   /** The protected-mode UUID, one per create call; undefined when not protected. */
   readonly protectedId: string | undefined;
   /**
@@ -114,7 +119,7 @@ export function prepareCreate(
       { path },
     );
   }
-  checkFlag('orSetData', options.orSetData);
+  const orSetDataVersion = checkOrSetData(options.orSetData);
   checkFlag('stat', options.stat);
   checkFlag('idempotent', options.idempotent);
   checkSignal(options.signal);
@@ -129,7 +134,7 @@ export function prepareCreate(
     ttlMs: options.ttlMs,
     createParents: options.createParents ?? false,
     parentMode: (options.containerParents ?? useContainerParents) ? 'CONTAINER' : 'PERSISTENT',
-    orSetData: options.orSetData ?? false,
+    orSetDataVersion,
     protectedId,
     sendPath: protectedId === undefined ? serverPath : protectedPath(serverPath, protectedId),
     withStat: options.stat === true,
@@ -167,10 +172,10 @@ export async function createAttempt(
   try {
     return await createWithParents(deps, request, path);
   } catch (error) {
-    if (!request.orSetData) throw error;
+    if (request.orSetDataVersion === undefined) throw error;
     if (!isNodeExists(error) && !isOutcomeUnknown(error, 'NODE_EXISTS')) throw error;
     // Curator's orSetData: the node is there, so make its data ours.
-    const stat = await deps.ops.setData(path, request.data, -1, request.signal);
+    const stat = await setExistingData(deps, request, path, request.orSetDataVersion);
     return { path, stat: request.withStat ? stat : undefined };
   }
 }

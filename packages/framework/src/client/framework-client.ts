@@ -23,6 +23,7 @@ import type {
   CreateOptions,
   OperationOptions,
   DeleteOptions,
+  ExistsOptions,
   SetDataOptions,
   TransactionOptions,
   GetChildrenOptions,
@@ -50,6 +51,8 @@ import {
   checkWatcher,
 } from './check-operation-input.js';
 import { wrapWatcher } from './wrap-watcher.js';
+import { checkTransactionSchema } from './check-transaction-schema.js';
+import { checkAuth } from './check-auth.js';
 import {
   configFromReply,
   reconfigRequest,
@@ -63,7 +66,7 @@ import { CONFIG_NODE, formatServer } from '../paths/ensemble-config.js';
 import { connectionBoundSignal } from '../state/connection-bound-signal.js';
 import { checkEventListener, checkListener, checkOptionsObject } from '../checks/option-checks.js';
 import { ClosedError, IllegalStateError } from '../errors/zookeeper-error-classes.js';
-import { isBadVersion, isNoNode, isRetryable } from '../errors/predicates.js';
+import { isBadVersion, isNodeExists, isNoNode, isRetryable } from '../errors/predicates.js';
 import { isBeforeFirstConnection } from '../errors/never-sent.js';
 import type { Logger } from '../logging/logger.js';
 import { validateTimeoutMs, validateVersion } from '../checks/validate-number.js';
@@ -363,6 +366,7 @@ export class FrameworkClient {
     const { aclProvider, useContainerParents } = this.#context;
     const request = prepareCreate(path, options, this.#mapper, aclProvider, useContainerParents);
     const { data, acl } = request;
+    this.#context.schemaSet?.getSchema(path).validateCreate(request.mode, path, data, acl);
     this.#checkSize('create', path, { pathBytes: this.#wireBytes(request.sendPath), data, acl });
     const write = request.idempotent
       ? this.#idempotentWrite('create', request.sendPath)
@@ -431,6 +435,7 @@ export class FrameworkClient {
     checkFlag('quietly', quietly);
     checkFlag('idempotent', options.idempotent);
     checkSignal(signal);
+    this.#context.schemaSet?.getSchema(path).validateDelete(path);
     const write =
       options.idempotent === true
         ? this.#idempotentWrite('delete', serverPath)
@@ -478,16 +483,53 @@ export class FrameworkClient {
     }
   }
 
-  /** The node's Stat, or null when it does not exist (the watch then fires on its creation). */
-  async exists(path: string, options: WatchOptions = {}): Promise<Stat | null> {
+  /**
+   * The node's Stat, or null when it does not exist (the watch then fires on its creation).
+   * With `createParents`, the missing parents are made first (see {@link ExistsOptions}).
+   */
+  async exists(path: string, options: ExistsOptions = {}): Promise<Stat | null> {
     const serverPath = this.#readPath(path, options);
+    checkFlag('createParents', options.createParents);
+    checkFlag('containerParents', options.containerParents);
     const watcher = this.#watcher(options);
+    const { signal } = options;
+    if (options.createParents === true) {
+      const mode =
+        (options.containerParents ?? this.#context.useContainerParents)
+          ? 'CONTAINER'
+          : 'PERSISTENT';
+      return this.#run(
+        'exists',
+        path,
+        async () => {
+          await this.#makeParents(serverPath, mode, signal);
+          return this.#context.ops.exists(serverPath, watcher, signal);
+        },
+        signal,
+      );
+    }
     return this.#run(
       'exists',
       path,
-      () => this.#context.ops.exists(serverPath, watcher, options.signal),
-      options.signal,
+      () => this.#context.ops.exists(serverPath, watcher, signal),
+      signal,
     );
+  }
+
+  /** Curator's `ZKPaths.mkdirs` of the parent for exists: a parent that vanishes is no error. */
+  async #makeParents(
+    serverPath: string,
+    mode: 'CONTAINER' | 'PERSISTENT',
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    const { parent } = splitPath(serverPath);
+    if (parent === '/') return;
+    const aclFor = (level: string) => resolveAcl(this.#context.aclProvider, level);
+    try {
+      await ensurePath(this.#context.ops, parent, aclFor, signal, mode);
+    } catch (error) {
+      if (!isNodeExists(error) && !isNoNode(error)) throw error;
+    }
   }
 
   /** The node's data and Stat; rejects with NoNodeError when it does not exist. */
@@ -519,6 +561,7 @@ export class FrameworkClient {
     validateVersion(version);
     checkFlag('idempotent', options.idempotent);
     checkSignal(signal);
+    this.#context.schemaSet?.getSchema(path).validateGeneral(path, buffer, undefined);
     this.#checkSize('setData', path, { pathBytes: this.#wireBytes(serverPath), data: buffer });
     if (options.idempotent === true) {
       const write = this.#idempotentWrite('setData', serverPath);
@@ -609,6 +652,7 @@ export class FrameworkClient {
     const { version = -1, signal } = options;
     validateVersion(version);
     checkSignal(signal);
+    this.#context.schemaSet?.getSchema(path).validateGeneral(path, undefined, acl);
     this.#checkSize('setAcl', path, { pathBytes: this.#wireBytes(serverPath), acl });
     const ambiguity = new WriteAmbiguity();
     try {
@@ -638,6 +682,8 @@ export class FrameworkClient {
     const { signal } = options;
     checkFlag('idempotent', options.idempotent);
     checkSignal(signal);
+    const { schemaSet } = this.#context;
+    if (schemaSet !== undefined) checkTransactionSchema(schemaSet, ops, wireOps);
     const size = multiBytes(wireOps, (opPath) => this.#wireBytes(opPath));
     checkRequestSize('transaction', size, this.#context.maxRequestBytes, undefined);
     if (wireOps.length === 0) {
@@ -702,6 +748,33 @@ export class FrameworkClient {
       },
       operation,
       serverPath,
+    );
+  }
+
+  /**
+   * Adds credentials to the session (ZooKeeper's `addAuthInfo`, which Curator reaches through
+   * `getZookeeperClient().getZooKeeper()`): sent to the current session, and to every later
+   * connection and session, ahead of anything else it sends (as `authInfo` is). Resolves once
+   * the server accepted them. While disconnected it waits for a connection like any operation,
+   * bounded by `connectionTimeoutMs`, the retry policy and `signal`. A refusal (an unknown
+   * scheme) rejects with AuthFailedError and, as with `authInfo`, is terminal: the server
+   * closes the connection and the client goes LOST for good. `auth` strings are sent as UTF-8;
+   * a `digest` auth must read `user:password`.
+   */
+  async addAuth(
+    scheme: string,
+    auth: string | Uint8Array,
+    options: OperationOptions = {},
+  ): Promise<void> {
+    checkOptionsObject(options);
+    const bytes = checkAuth(scheme, auth);
+    const { signal } = options;
+    checkSignal(signal);
+    await this.#run(
+      'addAuth',
+      undefined,
+      () => this.#context.addAuth(scheme, bytes, signal),
+      signal,
     );
   }
 
@@ -895,6 +968,7 @@ export class FrameworkClient {
     const serverPath = this.#mapper.toServer(path);
     checkWatcher(options.watch);
     checkSignal(options.signal);
+    this.#context.schemaSet?.getSchema(path).validateWatch(path, options.watch !== undefined);
     return serverPath;
   }
 

@@ -64,8 +64,18 @@ export interface CreateOptions extends SignalOptions, IdempotentOptions {
   readonly protection?: boolean | undefined;
   /** The node's ACL. Default: the client's ACL provider for the path. */
   readonly acl?: readonly Acl[] | undefined;
-  /** When the node exists, set its data instead of failing (Curator's `orSetData`). Default: false. */
-  readonly orSetData?: boolean | undefined;
+  /**
+   * When the node exists, set its data instead of failing (Curator's `orSetData()`); with
+   * `{ version }`, only if the node has that version (Curator's `orSetData(version)`; -1: any),
+   * else a BadVersionError. Default: false.
+   */
+  readonly orSetData?:
+    | boolean
+    | {
+        /** The version the existing node must have for its data to be set; -1 for any. */
+        readonly version: number;
+      }
+    | undefined;
   /**
    * Also resolve the node's Stat (`create2`, ZooKeeper 3.5+; Curator's `storingStatIn`): its
    * czxid, for example, as a lock's fencing token. Default: false (just the path).
@@ -116,6 +126,20 @@ export interface WatchOptions {
    * ends). Default: none.
    */
   readonly signal?: AbortSignal | undefined;
+}
+
+/** Options of {@link FrameworkClient.exists}. */
+export interface ExistsOptions extends WatchOptions {
+  /**
+   * Create the missing parents of the path first, then answer (Curator's
+   * `checkExists().creatingParentContainersIfNeeded()`): as CONTAINER nodes unless the client
+   * was made with `useContainerParents: false` or `containerParents` is false, then PERSISTENT
+   * (Curator's `creatingParentsIfNeeded()`). Made as `create`'s `createParents` makes them.
+   * Default: false.
+   */
+  readonly createParents?: boolean | undefined;
+  /** With createParents: CONTAINER (true) or PERSISTENT (false) parents. Default: the client's. */
+  readonly containerParents?: boolean | undefined;
 }
 
 /** Options of {@link FrameworkClient.setData}. */

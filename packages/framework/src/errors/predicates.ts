@@ -129,6 +129,14 @@ export function isHoldLost(err: unknown): boolean {
 }
 
 /**
+ * The client's `schemaSet` does not allow the call (SCHEMA_VIOLATION, ours; see
+ * SchemaViolationError): refused before anything was sent.
+ */
+export function isSchemaViolation(err: unknown): boolean {
+  return hasCode(err, 'SCHEMA_VIOLATION');
+}
+
+/**
  * Whether a retry loop may try again: true exactly for ZooKeeper errors with code
  * CONNECTION_LOSS, OPERATION_TIMEOUT, SESSION_MOVED or SESSION_EXPIRED; false for anything else,
  * including errors that are not ZooKeeper errors at all.

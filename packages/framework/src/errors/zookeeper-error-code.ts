@@ -15,6 +15,8 @@ export type { ZooKeeperWireCodeName } from '@zkrecipes/wire';
  *   tell whether it took effect;
  * - `HOLD_LOST`: a write guarded by a lock, lease or leadership was refused because that hold
  *   is gone (its node no longer exists, or it was released or lost): nothing was written;
+ * - `SCHEMA_VIOLATION`: a call the client's `schemaSet` does not allow, refused before anything
+ *   was sent;
  * - `UNKNOWN`: the server sent a number we have no name for (the number is kept in `zkCode`).
  */
 export const ZooKeeperLocalErrorCode = {
@@ -28,13 +30,15 @@ export const ZooKeeperLocalErrorCode = {
   OUTCOME_UNKNOWN: 'OUTCOME_UNKNOWN',
   /** A guarded write refused because its hold (lock, lease, leadership) is gone; nothing written. */
   HOLD_LOST: 'HOLD_LOST',
+  /** A call the client's schema set does not allow, refused before anything was sent. */
+  SCHEMA_VIOLATION: 'SCHEMA_VIOLATION',
   /** The server sent an error number this library has no name for (kept in `zkCode`). */
   UNKNOWN: 'UNKNOWN',
 } as const;
 
 /**
  * One of our own codes: `'CLOSED' | 'INVALID_ARGUMENT' | 'ILLEGAL_STATE' | 'OUTCOME_UNKNOWN' |
- * 'HOLD_LOST' | 'UNKNOWN'`.
+ * 'HOLD_LOST' | 'SCHEMA_VIOLATION' | 'UNKNOWN'`.
  */
 export type ZooKeeperLocalErrorCode =
   (typeof ZooKeeperLocalErrorCode)[keyof typeof ZooKeeperLocalErrorCode];

@@ -265,7 +265,7 @@ export class NzcHandle {
     }
     // Credentials registered before connect() are sent right after every handshake, ahead of
     // anything the connection releases once it sees 'connected'.
-    for (const { scheme, auth } of options.authInfo) this.#client.addAuthInfo(scheme, auth);
+    for (const { scheme, auth } of options.authInfo) this.#addCredential(scheme, auth);
     this.#client.on('state', (state: NzcState) => {
       if (this.#closed) return;
       let event = HANDLE_EVENT[state.name];
@@ -620,6 +620,25 @@ export class NzcHandle {
    * read registers its watcher with nzc's watcher manager where nzc's own read would (as the
    * reply is read, by nzc's rules), so SetWatches on reconnect and event dispatch are nzc's.
    */
+
+  /** The credentials given to nzc, which re-sends them after each handshake of this handle. */
+  readonly #credentials: { scheme: string; auth: Buffer }[] = [];
+
+  #addCredential(scheme: string, auth: Buffer): void {
+    if (this.#credentials.some((c) => c.scheme === scheme && c.auth.equals(auth))) return;
+    this.#credentials.push({ scheme, auth });
+    this.#client.addAuthInfo(scheme, auth);
+  }
+
+  /**
+   * Sends credentials on this connection (nzc re-sends them on its reconnects; once is enough)
+   * and resolves once the server accepted them: with the reply to a read sent behind them, as
+   * the server answers in order and a refusal comes first (AUTH_FAILED, which ends the handle).
+   */
+  async addAuth(scheme: string, auth: Buffer): Promise<void> {
+    this.#addCredential(scheme, auth);
+    await this.exists('/');
+  }
 
   exists(path: string, watch?: NzcWatch): Promise<Stat | null> {
     const manager = this.#client.connectionManager;

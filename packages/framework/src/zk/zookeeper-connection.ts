@@ -124,11 +124,14 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
   #closed = false;
   #lastSessionId: bigint | undefined;
   #parked: Parked[] = [];
+  /** The credentials of `authInfo` and of every addAuth sent: each new handle sends them all. */
+  readonly #authInfo: { scheme: string; auth: Buffer }[];
   /** Looks for a read-write server while read-only; none over TLS (`isro` is plain TCP). */
   readonly #seeker: ReadWriteSeeker | undefined;
 
   constructor(options: ZooKeeperConnectionOptions) {
     this.#options = options;
+    this.#authInfo = [...options.authInfo];
     this.#servers = parseConnectString(options.connectString).servers;
     if (options.canBeReadOnly === true && options.tls === undefined) {
       this.#seeker = new ReadWriteSeeker({
@@ -395,6 +398,25 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     return this.#run('multi', (h) => h.multi(ops), signal);
   }
 
+  /**
+   * Sends credentials to the current session (waiting for a connection like any request) and
+   * resolves once the server accepted them; from the send on, every later connection and
+   * session sends them too, ahead of anything it releases. A refusal is AUTH_FAILED, terminal as
+   * for `authInfo`: the server closes the connection.
+   */
+  addAuth(scheme: string, auth: Buffer, signal?: AbortSignal): Promise<void> {
+    return this.#run(
+      'addAuth',
+      (h) => {
+        if (!this.#authInfo.some((c) => c.scheme === scheme && c.auth.equals(auth))) {
+          this.#authInfo.push({ scheme, auth });
+        }
+        return h.addAuth(scheme, auth);
+      },
+      signal,
+    );
+  }
+
   addWatch(path: string, mode: PersistentWatchMode, signal?: AbortSignal): Promise<void> {
     return this.#run('addWatch', (h) => h.addWatch(path, mode), signal);
   }
@@ -592,7 +614,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
       servers: this.#servers,
       sessionTimeoutMs: this.#options.sessionTimeoutMs,
       spinDelayMs: 200,
-      authInfo: this.#options.authInfo,
+      authInfo: this.#authInfo,
       sasl: this.#options.sasl,
       onEvent: (event) => this.#onHandleEvent(handle, event),
       onTraffic: () => this.#health.trafficSeen(),
@@ -618,7 +640,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
       case 'connected':
       case 'connectedReadOnly':
         this.#attempts.succeeded();
-        if (this.#options.authInfo.length === 0) this.#setConnected(handle);
+        if (this.#authInfo.length === 0) this.#setConnected(handle);
         else this.#confirmCredentials(handle);
         return;
       case 'disconnected':
@@ -663,7 +685,8 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     const error =
       handle.authFailure ??
       new AuthFailedError({
-        detail: 'the server rejected the credentials (authInfo); create a client with valid ones',
+        detail:
+          'the server rejected the credentials (authInfo or addAuth); create a client with valid ones',
       });
     this.#authFailure = error;
     this.#options.logger.error('authentication failed', { reason: error.message });

@@ -97,6 +97,8 @@ export async function fakeSetup(options: FakeSetupOptions = {}): Promise<FakeSet
       }),
     }),
     sessionCredentials: () => ({ sessionId: zk.sessionId, password: Buffer.alloc(16, 7) }),
+    schemaSet: undefined,
+    addAuth: () => Promise.resolve(),
     reportUnhandledError: (error, where) => unhandledSubject.next({ error, context: where }),
     unhandledErrors: iterableObservable(unhandledSubject.asObservable()),
     closedSignal: closed.signal,
