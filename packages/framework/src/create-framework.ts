@@ -16,16 +16,13 @@ import {
 } from './logging/connection-issue-logger.js';
 import { createDefaultLogger, defaultLoggersFlushed } from './logging/create-default-logger.js';
 import { withChild, type LevelLogger } from './logging/with-child.js';
-import { validateTimeoutMs } from './checks/validate-number.js';
 import { JUTE_MAX_BUFFER_BYTES } from './paths/validate-data.js';
 import { parseConnectString } from './paths/connect-string.js';
 import { EnsembleTracker } from './client/ensemble-tracker.js';
 import { ExponentialBackoffRetry } from './retry/exponential-backoff-retry.js';
 import type { RetryPolicy } from './retry/retry-policy.js';
 import { ConnectionState, type ErrorPolicy } from './state/connection-state.js';
-import { ConnectionStateMachine } from './state/connection-state-machine.js';
-import { ConnectionStream } from './state/connection-stream.js';
-import { FirstConnection, type FirstConnectionWaitOptions } from './state/first-connection.js';
+import { ConnectionStateManager } from './state/connection-state-manager.js';
 import { EventLoopStallDetector } from './state/event-loop-stall-detector.js';
 import { ZooKeeperConnection } from './zk/zookeeper-connection.js';
 import { assertNzcSupported } from './zk/nzc-adapter.js';
@@ -234,23 +231,18 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     tls: tlsSource(options.tls),
     canBeReadOnly: options.canBeReadOnly === true,
   });
-  const states = new ConnectionStateMachine({
-    events: connection.events,
+  const errorPolicy = options.errorPolicy ?? 'standard';
+  const states = new ConnectionStateManager({
+    connection,
     sessionExpirationPercent: options.sessionExpirationPercent ?? 100,
-    onSimulatedLoss: () => connection.resetSession('the session timeout ran out while SUSPENDED'),
-    lastHeardMs: () => connection.lastHeardMs,
-    logger,
-  });
-  const history = new ConnectionHistory(states.changes);
-  const firstConnection = new FirstConnection({
-    changes: states.changes,
+    errorPolicy,
+    connectionTimeoutMs,
     closing: closed.signal,
     started: () => started,
-    connectionTimeoutMs,
-    notConnected: (waitedMs) => connection.notConnectedError('not connected', waitedMs),
-    authFailure: () => connection.authFailure ?? connection.tlsFailure,
-    attemptFailures: connection.connectionFailures,
+    logger,
+    report: reportUnhandledError,
   });
+  const history = new ConnectionHistory(states.changes);
   const watchBudget = () => ({
     budgetBytes: watchBudgetBytes,
     usedBytes: connection.watchBytesInUse,
@@ -283,9 +275,6 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     }
   });
 
-  const errorPolicy = options.errorPolicy ?? 'standard';
-  const validUntilMs = (): number =>
-    closed.signal.aborted ? -Infinity : states.validUntilMs(errorPolicy, connection.connected);
   const aclProvider = options.aclProvider ?? defaultAclProvider;
   const { chroot } = parseConnectString(options.connectString);
   const tracker =
@@ -308,7 +297,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
         options.writeWitnessPath ?? '/zkrecipes-witnesses',
       ),
       aclFor: (path) => resolveAcl(aclProvider, path),
-      currentSessionId: () => connection.sessionId,
+      currentSessionId: () => states.sessionId,
       parentMode: useContainerParents ? 'CONTAINER' : 'PERSISTENT',
       maxSlots: WITNESS_SLOTS,
     }),
@@ -317,23 +306,7 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     logger,
     errorPolicy,
     aclProvider,
-    connectionStates: iterableObservable(states.states),
-    connectionStateChanges: states.changes,
-    currentConnectionState: () => states.state,
-    currentSessionId: () => connection.sessionId,
-    isConnected: () => connection.connected,
-    validUntilMs,
-    connection: new ConnectionStream({
-      changes: states.changes,
-      currentState: () => states.state,
-      isConnected: () => connection.connected,
-      errorPolicy,
-      validUntilMs,
-      closing: closed.signal,
-      report: reportUnhandledError,
-      firstConnection,
-    }),
-    sessionCredentials: () => connection.sessionCredentials(),
+    connectionState: states,
     reportUnhandledError,
     unhandledErrors: iterableObservable(unhandled.asObservable()),
     closedSignal: closed.signal,
@@ -353,9 +326,9 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
         history,
         started: () => started,
         closed: () => closed.signal.aborted,
-        connected: () => connection.connected,
+        connected: () => states.isConnected,
         connectionState: () => states.state,
-        sessionId: () => connection.sessionId,
+        sessionId: () => states.sessionId,
         lastHeardMs: () => connection.lastHeardMs,
         lastConnectionFailure: () => connection.lastConnectionFailure,
         watchBudget,
@@ -403,43 +376,6 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
       unhandled.complete();
       // The default logger loads winston with its first line: the close's lines are out too.
       if (options.logger === undefined) await defaultLoggersFlushed();
-    },
-    firstConnection: (wait: FirstConnectionWaitOptions) => firstConnection.wait(wait),
-    async blockUntilConnected(
-      timeoutMs: number | undefined,
-      signal?: AbortSignal,
-    ): Promise<boolean> {
-      if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
-      if (connection.connected) return true;
-      if (closed.signal.aborted || connection.authFailed) return false;
-      return new Promise<boolean>((resolve, reject) => {
-        const stop = (): void => {
-          clearTimeout(timer);
-          subscription.unsubscribe();
-          closed.signal.removeEventListener('abort', onClose);
-          signal?.removeEventListener('abort', onAbort);
-        };
-        const finish = (value: boolean): void => {
-          stop();
-          resolve(value);
-        };
-        const onClose = (): void => finish(false);
-        const onAbort = (): void => {
-          stop();
-          reject(signal?.reason as Error);
-        };
-        const timer =
-          timeoutMs === undefined ? undefined : setTimeout(() => finish(false), timeoutMs);
-        const subscription = states.changes.subscribe((change) => {
-          if (change.state !== ConnectionState.SUSPENDED && change.state !== ConnectionState.LOST) {
-            finish(true);
-          } else if (connection.authFailed) {
-            finish(false);
-          }
-        });
-        closed.signal.addEventListener('abort', onClose, { once: true });
-        signal?.addEventListener('abort', onAbort, { once: true });
-      });
     },
   };
   return new FrameworkClient(context, lifecycle, options.namespace);

@@ -1,20 +1,15 @@
 import type { Buffer } from 'node:buffer';
 import type { CallOrderGate } from './call-order-gate.js';
-import type { Observable } from 'rxjs';
 import type { Logger } from '../logging/logger.js';
 import type { RetryPolicy } from '../retry/retry-policy.js';
 import type { IterableObservable } from '../streams/iterable-observable.js';
-import type {
-  ConnectionState,
-  ConnectionStateChange,
-  ErrorPolicy,
-} from '../state/connection-state.js';
+import type { ErrorPolicy } from '../state/connection-state.js';
+import type { ClientConnectionState } from '../state/connection-state-manager.js';
 import type { ClientHealth } from '../health/client-health.js';
 import type { ClientTelemetries } from '../telemetry/client-telemetries.js';
-import type { ConnectionStream } from '../state/connection-stream.js';
 import type { ZooKeeperOperations } from '../zk/zookeeper-operations.js';
 import type { WriteWitnesses } from './write-witnesses.js';
-import type { Acl, SessionCredentials } from '../zk/zookeeper-types.js';
+import type { Acl } from '../zk/zookeeper-types.js';
 import type { WatchBudget } from '../zk/watch-registry.js';
 import type { ServerAddress } from '../paths/connect-string.js';
 import type { SchemaSet } from '../schema/schema-set.js';
@@ -49,20 +44,8 @@ export interface ClientContext {
   /** Which states recipes must treat as "what I held may be gone". */
   readonly errorPolicy: ErrorPolicy;
   readonly aclProvider: AclProvider;
-  /** Replays the current state to new subscribers. */
-  readonly connectionStates: IterableObservable<ConnectionState>;
-  readonly connectionStateChanges: Observable<ConnectionStateChange>;
-  /** Undefined until the first connection. */
-  currentConnectionState(): ConnectionState | undefined;
-  /** Current session id, undefined before the first connect. */
-  currentSessionId(): bigint | undefined;
-  /** True while a connection is up and proven (requests go out at once). */
-  isConnected(): boolean;
-  /** See `FrameworkClient.validUntilMs`. */
-  validUntilMs(): number;
-  /** What recipes learn about the connection from (recipe-support's `connectionStreamOf`). */
-  readonly connection: ConnectionStream;
-  sessionCredentials(): SessionCredentials | undefined;
+  /** The connection's state, its stream for recipes, the session: one owner (see state/). */
+  readonly connectionState: ClientConnectionState;
   /** Background failures (watcher callbacks, guaranteed deletes): never unhandled rejections. */
   reportUnhandledError(error: unknown, context: string): void;
   /** The stream `reportUnhandledError` feeds (also logged at error). */
@@ -101,15 +84,8 @@ export interface ClientContext {
 /** Start/stop of the shared connection, owned by createFramework. */
 export interface ClientLifecycle {
   start(): Promise<void>;
-  /** See FirstConnection.wait. */
-  firstConnection(options: {
-    timeoutMs?: number | undefined;
-    signal?: AbortSignal | undefined;
-  }): Promise<void>;
   /** Closes the session (ephemerals go at once) and stops background work; twice is a no-op. */
   close(): Promise<void>;
-  /** Resolves true once connected, false when `timeoutMs` passes first. */
-  blockUntilConnected(timeoutMs: number | undefined, signal?: AbortSignal): Promise<boolean>;
   readonly started: boolean;
   readonly closed: boolean;
 }

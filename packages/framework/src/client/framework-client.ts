@@ -155,12 +155,12 @@ export class FrameworkClient {
   /** The current connection state; undefined before the first connection and after close(). */
   get connectionState(): ConnectionState | undefined {
     if (this.#lifecycle.closed) return undefined;
-    return this.#context.currentConnectionState();
+    return this.#context.connectionState.state;
   }
 
   /** Connection states over time; replays the current one to each new subscriber. */
   get connectionStates(): IterableObservable<ConnectionState> {
-    return this.#context.connectionStates;
+    return this.#context.connectionState.states;
   }
 
   /** Background failures (throwing listeners and watchers, failed background deletes). */
@@ -190,7 +190,7 @@ export class FrameworkClient {
    * for a connection. False before the first connection, while SUSPENDED or LOST, after close.
    */
   get isConnected(): boolean {
-    return !this.#lifecycle.closed && this.#context.isConnected();
+    return !this.#lifecycle.closed && this.#context.connectionState.isConnected;
   }
 
   /**
@@ -206,7 +206,7 @@ export class FrameworkClient {
    * already says false, before the stall detector or the LOST timer have had a chance to run.
    */
   get validUntilMs(): number {
-    return this.#context.validUntilMs();
+    return this.#context.connectionState.validUntilMs();
   }
 
   /**
@@ -238,7 +238,7 @@ export class FrameworkClient {
 
   /** @internal See `connectionStreamOf` in recipe-support. */
   [CONNECTION_STREAM](): ConnectionStream {
-    return this.#context.connection;
+    return this.#context.connectionState.stream;
   }
 
   /** Aborted when the client closes: recipes stop their background work on it. */
@@ -248,12 +248,12 @@ export class FrameworkClient {
 
   /** The session id in force, undefined before the first connection. */
   get sessionId(): bigint | undefined {
-    return this.#context.currentSessionId();
+    return this.#context.connectionState.sessionId;
   }
 
   /** The session id and password (what `@zkrecipes/testing`'s killSession needs). */
   sessionCredentials(): SessionCredentials | undefined {
-    return this.#context.sessionCredentials();
+    return this.#context.connectionState.sessionCredentials();
   }
 
   /** The logger given to createFramework; recipes log through `logger.child({ component, path })`. */
@@ -279,7 +279,7 @@ export class FrameworkClient {
    */
   on(event: 'stateChanged', listener: StateChangedListener): () => void {
     checkEventListener('stateChanged', event, listener);
-    return subscribeStateListener(this.#context.connectionStateChanges, listener, (error, where) =>
+    return subscribeStateListener(this.#context.connectionState.changes, listener, (error, where) =>
       this.#context.reportUnhandledError(error, where),
     );
   }
@@ -316,7 +316,7 @@ export class FrameworkClient {
     await this.#lifecycle.start();
     if (options === undefined) return;
     try {
-      await this.#lifecycle.firstConnection(options);
+      await this.#context.connectionState.firstConnection(options);
     } catch (error) {
       await this.#lifecycle.close();
       throw error;
@@ -348,7 +348,7 @@ export class FrameworkClient {
     if (timeoutMs !== undefined) validateTimeoutMs('timeoutMs', timeoutMs);
     checkSignal(signal);
     signal?.throwIfAborted();
-    return this.#lifecycle.blockUntilConnected(timeoutMs, signal);
+    return this.#context.connectionState.blockUntilConnected(timeoutMs, signal);
   }
 
   /**
@@ -374,7 +374,7 @@ export class FrameworkClient {
     const deps = {
       ops: this.#context.ops,
       parentAcl: (parent: string) => resolveAcl(this.#context.aclProvider, parent),
-      currentSessionId: () => this.#context.currentSessionId(),
+      currentSessionId: () => this.#context.connectionState.sessionId,
       logger: this.#logger,
       write,
     };
@@ -744,7 +744,7 @@ export class FrameworkClient {
       {
         ops: this.#context.ops,
         witnesses: this.#context.witnesses,
-        currentSessionId: () => this.#context.currentSessionId(),
+        currentSessionId: () => this.#context.connectionState.sessionId,
       },
       operation,
       serverPath,
@@ -860,7 +860,7 @@ export class FrameworkClient {
       if (!unlisten()) return;
       // A server watch lives on its connection: when that is gone, so is the watch, and a
       // removal worth waiting for only while connected never waits out an outage.
-      const connection = connectionBoundSignal(this.#context.connection);
+      const connection = connectionBoundSignal(this.#context.connectionState.stream);
       try {
         await this.#run(
           'removeWatches',

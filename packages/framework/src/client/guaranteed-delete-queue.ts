@@ -190,7 +190,7 @@ export function guaranteedDeleteQueueFor(context: ClientContext): GuaranteedDele
       ops: context.ops,
       logger: context.logger,
       report: (error, where) => context.reportUnhandledError(error, where),
-      connectionStateChanges: context.connectionStateChanges,
+      connectionStateChanges: context.connectionState.changes,
       closedSignal: context.closedSignal,
     });
     queues.set(context, queue);

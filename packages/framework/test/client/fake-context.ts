@@ -58,6 +58,7 @@ export async function fakeSetup(options: FakeSetupOptions = {}): Promise<FakeSet
   let started = false;
   const history = new ConnectionHistory(changes);
   let servers: { host: string; port: number }[] = [{ host: '127.0.0.1', port: 2181 }];
+  const isConnected = (): boolean => states.value === 'CONNECTED' || states.value === 'RECONNECTED';
 
   const context: ClientContext = {
     ops: zk,
@@ -73,30 +74,40 @@ export async function fakeSetup(options: FakeSetupOptions = {}): Promise<FakeSet
     logger: silentLogger,
     errorPolicy: 'standard',
     aclProvider: options.aclProvider ?? defaultAclProvider,
-    connectionStates: iterableObservable(states),
-    connectionStateChanges: changes,
-    currentConnectionState: () => states.value,
-    currentSessionId: () => zk.sessionId,
-    isConnected: () => states.value === 'CONNECTED' || states.value === 'RECONNECTED',
-    validUntilMs: () => Infinity,
-    connection: new ConnectionStream({
+    connectionState: {
+      get state() {
+        return states.value;
+      },
+      states: iterableObservable(states),
       changes,
-      currentState: () => states.value,
-      isConnected: () => states.value === 'CONNECTED' || states.value === 'RECONNECTED',
-      errorPolicy: 'standard',
-      validUntilMs: () => Infinity,
-      closing: closed.signal,
-      report: (error, where) => unhandledSubject.next({ error, context: where }),
-      firstConnection: new FirstConnection({
+      get isConnected() {
+        return isConnected();
+      },
+      get sessionId() {
+        return zk.sessionId;
+      },
+      stream: new ConnectionStream({
         changes,
+        currentState: () => states.value,
+        isConnected,
+        errorPolicy: 'standard',
+        validUntilMs: () => Infinity,
         closing: closed.signal,
-        started: () => started,
-        connectionTimeoutMs: 15_000,
-        notConnected: () => new Error('not connected'),
-        authFailure: () => undefined,
+        report: (error, where) => unhandledSubject.next({ error, context: where }),
+        firstConnection: new FirstConnection({
+          changes,
+          closing: closed.signal,
+          started: () => started,
+          connectionTimeoutMs: 15_000,
+          notConnected: () => new Error('not connected'),
+          authFailure: () => undefined,
+        }),
       }),
-    }),
-    sessionCredentials: () => ({ sessionId: zk.sessionId, password: Buffer.alloc(16, 7) }),
+      sessionCredentials: () => ({ sessionId: zk.sessionId, password: Buffer.alloc(16, 7) }),
+      validUntilMs: () => Infinity,
+      firstConnection: () => Promise.resolve(),
+      blockUntilConnected: () => Promise.resolve(true),
+    },
     schemaSet: undefined,
     addAuth: () => Promise.resolve(),
     reportUnhandledError: (error, where) => unhandledSubject.next({ error, context: where }),
@@ -117,7 +128,7 @@ export async function fakeSetup(options: FakeSetupOptions = {}): Promise<FakeSet
         history,
         started: () => started,
         closed: () => closed.signal.aborted,
-        connected: () => states.value === 'CONNECTED' || states.value === 'RECONNECTED',
+        connected: isConnected,
         connectionState: () => states.value,
         sessionId: () => zk.sessionId,
         lastHeardMs: () => undefined,
@@ -141,12 +152,6 @@ export async function fakeSetup(options: FakeSetupOptions = {}): Promise<FakeSet
     close(): Promise<void> {
       lifecycle.closeCalls++;
       closed.abort();
-      return Promise.resolve();
-    },
-    blockUntilConnected(): Promise<boolean> {
-      return Promise.resolve(true);
-    },
-    firstConnection(): Promise<void> {
       return Promise.resolve();
     },
   };
