@@ -12,8 +12,10 @@ export type {
   ChildrenWithStat,
   CreatedWithStat,
   CreateOptions,
+  CompressedOptions,
   DeleteOptions,
   GetChildrenOptions,
+  GetDataOptions,
   IdempotentOptions,
   OperationOptions,
   SetDataOptions,
@@ -28,8 +30,11 @@ export type {
   TransactionCreateOptions,
   TransactionOp,
   TransactionResult,
+  TransactionSetDataOptions,
   TransactionVersionOptions,
 } from './client/transaction-op.js';
+export type { CompressionProvider } from './compression/compression-provider.js';
+export { GzipCompressionProvider } from './compression/gzip-compression-provider.js';
 export { aclProviderFrom, defaultAclProvider } from './client/acl-provider.js';
 export type { AclProvider, UnhandledError } from './client/client-context.js';
 export type {
@@ -128,6 +133,7 @@ export {
   BadVersionError,
   ClosedError,
   ConnectionLossError,
+  DataInconsistencyError,
   InvalidArgumentError,
   NoAuthError,
   IllegalStateError,
@@ -158,6 +164,7 @@ export {
   isBadVersion,
   isClosed,
   isConnectionLoss,
+  isDataInconsistency,
   isInvalidArgument,
   isIllegalState,
   isHoldLost,
