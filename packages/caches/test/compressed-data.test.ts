@@ -59,7 +59,7 @@ describe('caches of compressed data', () => {
         .getCurrentData()
         .map((child) => `${child.path.slice(parent.length + 1)}=${child.data?.toString()}`)
         .join(',');
-    const expected = `a=${text('b')},c=${text('c')},plain=${text('fixed')}`;
+    const expected = `a=${text('b').toString()},c=${text('c').toString()},plain=${text('fixed').toString()}`;
     await waitFor(() => initialized && view() === expected, {
       message: 'INITIALIZED, the update, the new child and the fixed one, decompressed',
     });
