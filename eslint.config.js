@@ -19,7 +19,7 @@ const NZC_SPECIFIER = '/^node-zookeeper-client(?![\\w-])/';
 const FRAMEWORK_LAYERS = [
   ['errors', 'async', 'logging', 'streams'],
   ['checks'],
-  ['paths', 'tls', 'sasl'],
+  ['paths', 'tls', 'sasl', 'compression'],
   ['retry', 'telemetry'],
   ['zk'],
   ['state', 'schema'],

@@ -19,6 +19,8 @@ export interface CacheTreeOptions {
   readonly cacheData: boolean;
   /** Reads and listings in flight at most. */
   readonly concurrency: number;
+  /** Decompress the data read (CuratorCache's `compressedData`). */
+  readonly compressed: boolean;
   /** Aborted at close: every request stops waiting. */
   readonly signal: AbortSignal;
   /** A change of the storage, called synchronously after it is applied. */
@@ -134,7 +136,7 @@ export class CacheTree {
     if (pass) pass.outstanding += 1;
     const signal = this.#options.signal;
     const limit = pass ? this.#limit : this.#eventLimit;
-    limit(() => this.#client.getData(path, { signal }))
+    limit(() => this.#client.getData(path, { signal, compressed: this.#options.compressed }))
       .then(
         ({ data, stat }) => {
           const latest = this.#settle(path, ticket);

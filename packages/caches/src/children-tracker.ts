@@ -18,6 +18,8 @@ export interface ChildrenTrackerOptions {
   readonly cacheData: boolean;
   readonly watchData: boolean;
   readonly concurrency: number;
+  /** Decompresses a child's data once its read's watch is confirmed; undefined: kept as read. */
+  readonly decompress: ((path: string, data: Buffer) => Buffer) | undefined;
   /** Aborted when the owner closes: stops all work. */
   readonly signal: AbortSignal;
   readonly emit: (event: ChildEvent) => void;
@@ -306,7 +308,7 @@ export class ChildrenTracker {
       this.#pendingWatchBytes += pendingBytes;
       try {
         const { data, stat } = await this.#client
-          .getData(fullPath, { watch: watch?.watcher })
+          .getData(fullPath, { watch: watch?.watcher, compressed: false })
           .finally(() => {
             this.#pendingWatchBytes -= pendingBytes;
           });
@@ -317,7 +319,12 @@ export class ChildrenTracker {
           if (watch.token.event === 'NODE_DELETED') this.#tombstone(fullPath, stat.czxid);
         }
         if (signal.aborted) return;
-        this.#applyData(fullPath, stat, data);
+        const { decompress } = this.#options;
+        this.#applyData(
+          fullPath,
+          stat,
+          decompress === undefined ? data : decompress(fullPath, data),
+        );
         return;
       } catch (error) {
         if (signal.aborted) return;

@@ -44,6 +44,13 @@ export interface CuratorCacheOptions {
   readonly clearOnClose?: boolean | undefined;
   /** Reads and listings in flight at most (concurrent reads share multiRead requests). Default: 64. */
   readonly concurrency?: number | undefined;
+  /**
+   * The data is compressed (Curator's `COMPRESSED_DATA`): the cache holds it decompressed with
+   * the client's `compressionProvider`. A node whose data cannot be decompressed is left out and
+   * reported on `errors` (DataInconsistencyError). False keeps the bytes as stored. Default: the
+   * client's `compressionEnabled`.
+   */
+  readonly compressedData?: boolean | undefined;
 }
 
 /**
@@ -85,6 +92,7 @@ export class CuratorCache {
       'cacheData',
       'clearOnClose',
       'concurrency',
+      'compressedData',
     ]);
     const recursive = !booleanOption('singleNode', options.singleNode, false);
     const cacheData = booleanOption('cacheData', options.cacheData, true);
@@ -104,6 +112,11 @@ export class CuratorCache {
     this.#tree = new CacheTree(client, path, {
       recursive,
       cacheData,
+      compressed: booleanOption(
+        'compressedData',
+        options.compressedData,
+        client.compressionEnabled,
+      ),
       concurrency,
       signal: this.#closer.signal,
       emit: (event) => {

@@ -9,7 +9,7 @@ export type {
 } from './path-children-cache-event.js';
 export { StartMode } from './start-mode.js';
 export { NodeCache } from './node-cache.js';
-export type { NodeCacheListener, NodeCacheStartOptions } from './node-cache.js';
+export type { NodeCacheListener, NodeCacheOptions, NodeCacheStartOptions } from './node-cache.js';
 export { compareChildData } from './child-data.js';
 export type { ChildData } from './child-data.js';
 // The lifecycle constant every recipe shares; re-exported so existing imports keep working.

@@ -24,10 +24,22 @@ import {
   connectionStreamOf,
   signalOption,
   untilAborted,
+  dataDecompressor,
 } from '@zkrecipes/framework/recipe-support';
 import type { ChildData } from './child-data.js';
 import { CacheTelemetry } from './cache-telemetry.js';
 import { WatchHub } from './watch-hub.js';
+
+/** Options of {@link NodeCache}. */
+export interface NodeCacheOptions {
+  /**
+   * The node's data is compressed (Curator's `dataIsCompressed`): the cache holds it
+   * decompressed with the client's `compressionProvider`; data that cannot be decompressed is
+   * reported on `errors` (DataInconsistencyError) and the view keeps its previous value. False
+   * keeps the bytes as stored. Default: the client's `compressionEnabled`.
+   */
+  readonly dataIsCompressed?: boolean | undefined;
+}
 
 /** Options of {@link NodeCache.start}. */
 export interface NodeCacheStartOptions {
@@ -74,10 +86,13 @@ export class NodeCache {
   #answering: { resolve: () => void; reject: (error: unknown) => void }[] = [];
   #unsubscribeState: (() => void) | undefined;
   #unsubscribeWatch: (() => void) | undefined;
+  readonly #decompress: ((path: string, data: Buffer) => Buffer) | undefined;
 
-  constructor(client: FrameworkClient, path: string) {
+  constructor(client: FrameworkClient, path: string, options: NodeCacheOptions = {}) {
     checkClient('NodeCache', client);
     validatePath(path);
+    checkRecipeOptions('NodeCache', options, ['dataIsCompressed']);
+    this.#decompress = dataDecompressor(client, options.dataIsCompressed, 'dataIsCompressed');
     this.#client = client;
     this.#path = path;
     this.#hub = WatchHub.of(client);
@@ -242,8 +257,13 @@ export class NodeCache {
   async #readOnce(): Promise<ChildData | undefined | 'again'> {
     const watch = this.#hub.arm('node', this.#path);
     try {
-      const { data, stat } = await this.#client.getData(this.#path, { watch: watch?.watcher });
+      const read = await this.#client.getData(this.#path, {
+        watch: watch?.watcher,
+        compressed: false,
+      });
       if (watch !== undefined) this.#hub.confirm(watch.token);
+      const { stat } = read;
+      const data = this.#decompress?.(this.#path, read.data) ?? read.data;
       return { path: this.#path, stat, data };
     } catch (error) {
       if (!isNoNode(error)) throw error;

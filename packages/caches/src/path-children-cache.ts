@@ -24,6 +24,7 @@ import {
   connectionStreamOf,
   untilAborted,
   describeValue,
+  dataDecompressor,
 } from '@zkrecipes/framework/recipe-support';
 import { compareChildData, type ChildData } from './child-data.js';
 import { CacheTelemetry } from './cache-telemetry.js';
@@ -48,6 +49,14 @@ export interface PathChildrenCacheOptions {
   readonly watchData?: boolean | undefined;
   /** Child reads in flight at most (they are pipelined on the one connection). Default: 64. */
   readonly concurrency?: number | undefined;
+  /**
+   * The children's data is compressed (Curator's `dataIsCompressed`): the cache holds it
+   * decompressed with the client's `compressionProvider`. A child whose data cannot be
+   * decompressed is reported on `errors` (DataInconsistencyError) and left out until it is read
+   * again (the parent's next listing, a reconnect, `rebuild()`); INITIALIZED waits for it, as in
+   * Curator. False keeps the bytes as stored. Default: the client's `compressionEnabled`.
+   */
+  readonly dataIsCompressed?: boolean | undefined;
 }
 
 /** The default of {@link PathChildrenCacheOptions.concurrency}. */
@@ -84,7 +93,12 @@ export class PathChildrenCache {
   constructor(client: FrameworkClient, path: string, options: PathChildrenCacheOptions = {}) {
     checkClient('PathChildrenCache', client);
     validatePath(path);
-    checkRecipeOptions('PathChildrenCache', options, ['cacheData', 'watchData', 'concurrency']);
+    checkRecipeOptions('PathChildrenCache', options, [
+      'cacheData',
+      'watchData',
+      'concurrency',
+      'dataIsCompressed',
+    ]);
     const cacheData = booleanOption('cacheData', options.cacheData, true);
     const watchData = booleanOption('watchData', options.watchData, true);
     const concurrency = positiveIntegerOption(
@@ -103,6 +117,7 @@ export class PathChildrenCache {
       cacheData,
       watchData,
       concurrency,
+      decompress: dataDecompressor(client, options.dataIsCompressed, 'dataIsCompressed'),
       signal: this.#closer.signal,
       emit: (event) => {
         this.#telemetry.event(event.type);

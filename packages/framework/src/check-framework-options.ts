@@ -42,6 +42,8 @@ const KNOWN_OPTIONS: readonly (keyof FrameworkOptions)[] = [
   'ensembleTracker',
   'canBeReadOnly',
   'schemaSet',
+  'compressionProvider',
+  'compressionEnabled',
 ];
 
 function rejectUnknownOptions(options: object): void {
@@ -113,6 +115,7 @@ export function checkFrameworkOptions(options: FrameworkOptions): void {
   checkSaslOptions(options.sasl);
   if (options.retryPolicy !== undefined) checkRetryPolicy('retryPolicy', options.retryPolicy);
   checkAclProvider(options.aclProvider);
+  checkCompressionProvider(options.compressionProvider);
   checkTlsOption(options.tls);
   checkLogger(options.logger);
   checkProvider('meterProvider', 'getMeter', options.meterProvider);
@@ -124,6 +127,7 @@ export function checkFrameworkOptions(options: FrameworkOptions): void {
     'telemetryPaths',
     'ensembleTracker',
     'canBeReadOnly',
+    'compressionEnabled',
   ] as const) {
     const value = options[name];
     if (value !== undefined && typeof value !== 'boolean') {
@@ -160,6 +164,16 @@ function checkAclProvider(
   ) {
     throw new InvalidArgumentError(
       `aclProvider must have defaultAcl() (and optionally aclForPath(path)); use aclProviderFrom(acl). Got ${describeValue(candidate)}`,
+    );
+  }
+}
+
+function checkCompressionProvider(candidate: unknown): void {
+  if (candidate === undefined) return;
+  const { compress, decompress } = (candidate ?? {}) as Record<string, unknown>;
+  if (typeof compress !== 'function' || typeof decompress !== 'function') {
+    throw new InvalidArgumentError(
+      `compressionProvider must have compress(path, data) and decompress(path, data); got ${describeValue(candidate)}`,
     );
   }
 }

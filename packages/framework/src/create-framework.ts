@@ -25,6 +25,8 @@ import { ConnectionState, type ErrorPolicy } from './state/connection-state.js';
 import { ConnectionStateManager } from './state/connection-state-manager.js';
 import { EventLoopStallDetector } from './state/event-loop-stall-detector.js';
 import { ZooKeeperConnection } from './zk/zookeeper-connection.js';
+import type { CompressionProvider } from './compression/compression-provider.js';
+import { GzipCompressionProvider } from './compression/gzip-compression-provider.js';
 import { assertNzcSupported } from './zk/nzc-adapter.js';
 import { ClientTelemetries, FRAMEWORK_SCOPE } from './telemetry/client-telemetries.js';
 import { ConnectionHistory } from './health/connection-history.js';
@@ -142,6 +144,17 @@ export interface FrameworkOptions {
    */
   readonly useContainerParents?: boolean;
   /**
+   * What `compressed` data goes through (Curator's `compressionProvider`). Default: a
+   * {@link GzipCompressionProvider}, whose bytes are Curator's.
+   */
+  readonly compressionProvider?: CompressionProvider;
+  /**
+   * Compress what create, setData and transaction ops write and decompress what getData reads,
+   * unless a call says `compressed: false` (Curator's `enableCompression()`). Default false: only
+   * calls with `compressed: true` do. See docs/framework/operations.md, "Compression".
+   */
+  readonly compressionEnabled?: boolean;
+  /**
    * Where `idempotent: true` writes keep their witnesses (in the client's namespace): one
    * ephemeral node per write in flight, made once per session and reused, that tells a retry
    * whether a write whose reply was lost was applied. Its parent is made as `createParents`
@@ -166,6 +179,9 @@ export interface FrameworkOptions {
    */
   readonly schemaSet?: SchemaSet;
 }
+
+/** Curator's default provider; it keeps no state, so clients share one. */
+const DEFAULT_COMPRESSION_PROVIDER = new GzipCompressionProvider();
 
 /** Idempotent writes of one session in flight at once; more wait for a witness. */
 const WITNESS_SLOTS = 64;
@@ -313,6 +329,10 @@ export function createFramework(options: FrameworkOptions): FrameworkClient {
     callOrder: new CallOrderGate(closed.signal),
     maxRequestBytes,
     useContainerParents,
+    compression: {
+      provider: options.compressionProvider ?? DEFAULT_COMPRESSION_PROVIDER,
+      enabled: options.compressionEnabled ?? false,
+    },
     chrootBytes: Buffer.byteLength(chroot ?? ''),
     chroot,
     servers: () => connection.servers,

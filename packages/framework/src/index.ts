@@ -12,9 +12,11 @@ export type {
   ChildrenWithStat,
   CreatedWithStat,
   CreateOptions,
+  CompressedOptions,
   DeleteOptions,
   ExistsOptions,
   GetChildrenOptions,
+  GetDataOptions,
   IdempotentOptions,
   OperationOptions,
   SetDataOptions,
@@ -29,8 +31,11 @@ export type {
   TransactionCreateOptions,
   TransactionOp,
   TransactionResult,
+  TransactionSetDataOptions,
   TransactionVersionOptions,
 } from './client/transaction-op.js';
+export type { CompressionProvider } from './compression/compression-provider.js';
+export { GzipCompressionProvider } from './compression/gzip-compression-provider.js';
 export { aclProviderFrom, defaultAclProvider } from './client/acl-provider.js';
 export type { AclProvider, UnhandledError } from './client/client-context.js';
 export type {
@@ -129,6 +134,7 @@ export {
   BadVersionError,
   ClosedError,
   ConnectionLossError,
+  DataInconsistencyError,
   InvalidArgumentError,
   NoAuthError,
   IllegalStateError,
@@ -165,6 +171,7 @@ export {
   isBadVersion,
   isClosed,
   isConnectionLoss,
+  isDataInconsistency,
   isInvalidArgument,
   isIllegalState,
   isHoldLost,

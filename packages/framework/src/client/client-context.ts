@@ -9,6 +9,7 @@ import type { ClientHealth } from '../health/client-health.js';
 import type { ClientTelemetries } from '../telemetry/client-telemetries.js';
 import type { ZooKeeperOperations } from '../zk/zookeeper-operations.js';
 import type { WriteWitnesses } from './write-witnesses.js';
+import type { DataCompression } from './data-compression.js';
 import type { Acl } from '../zk/zookeeper-types.js';
 import type { WatchBudget } from '../zk/watch-registry.js';
 import type { ServerAddress } from '../paths/connect-string.js';
@@ -60,6 +61,8 @@ export interface ClientContext {
   readonly maxRequestBytes: number;
   /** Parents made by createParents are CONTAINERs (Curator's default); false: PERSISTENT. */
   readonly useContainerParents: boolean;
+  /** The compression provider and whether writes and reads use it by default. */
+  readonly compression: DataCompression;
   /** Bytes the connect string's chroot adds to every path on the wire. */
   readonly chrootBytes: number;
   /** The connect string's chroot, undefined for none. */

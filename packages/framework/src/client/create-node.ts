@@ -7,13 +7,13 @@ import { ensurePath } from './ensure-path.js';
 import type { NamespaceMapper } from './namespace-mapper.js';
 import type { CreateOptions } from './operation-options.js';
 import {
-  toNodeData,
   checkAcl,
   checkCreateMode,
   checkFlag,
   checkTtl,
   checkSignal,
 } from './check-operation-input.js';
+import { compressorFor, toSentData, type DataCompression } from './data-compression.js';
 import { IdempotentWrite } from './idempotent-write.js';
 import { createdPathAfterLostReply } from './lost-reply-results.js';
 import { checkOrSetData, setExistingData } from './or-set-data.js';
@@ -98,9 +98,13 @@ export function prepareCreate(
   path: string,
   options: CreateOptions,
   mapper: NamespaceMapper,
-  aclProvider: AclProvider,
-  useContainerParents = true,
+  settings: {
+    readonly aclProvider: AclProvider;
+    readonly useContainerParents: boolean;
+    readonly compression: DataCompression;
+  },
 ): CreateRequest {
+  const { aclProvider, useContainerParents } = settings;
   checkOptionsObject(options);
   const { mode = 'PERSISTENT', data, acl } = options;
   const pathForErrors = typeof path === 'string' ? path : undefined;
@@ -123,12 +127,13 @@ export function prepareCreate(
   checkFlag('stat', options.stat);
   checkFlag('idempotent', options.idempotent);
   checkSignal(options.signal);
+  const compressor = compressorFor(settings.compression, options.compressed);
   if (acl !== undefined) checkAcl(acl, path);
   // One id per call, kept across retries: it is how a retry recognises the first attempt's node.
   const protectedId = options.protection === true ? randomUUID() : undefined;
   const request: CreateRequest = {
     path: serverPath,
-    data: toNodeData(data, path, true),
+    data: toSentData(data, path, true, compressor),
     acl: resolveAcl(aclProvider, serverPath, acl),
     mode,
     ttlMs: options.ttlMs,

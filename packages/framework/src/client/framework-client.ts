@@ -24,6 +24,7 @@ import type {
   OperationOptions,
   DeleteOptions,
   ExistsOptions,
+  GetDataOptions,
   SetDataOptions,
   TransactionOptions,
   GetChildrenOptions,
@@ -43,13 +44,9 @@ import { statAfterLostReply, transactionResultsAfterLostReply } from './lost-rep
 import { WriteAmbiguity } from './write-ambiguity.js';
 import type { WriteWitnesses } from './write-witnesses.js';
 import { OutcomeUnknownError } from '../errors/outcome-unknown-error.js';
-import {
-  toNodeData,
-  checkAcl,
-  checkFlag,
-  checkSignal,
-  checkWatcher,
-} from './check-operation-input.js';
+import { compressorFor, decompressData, toSentData } from './data-compression.js';
+import type { CompressionProvider } from '../compression/compression-provider.js';
+import { checkAcl, checkFlag, checkSignal, checkWatcher } from './check-operation-input.js';
 import { wrapWatcher } from './wrap-watcher.js';
 import { checkTransactionSchema } from './check-transaction-schema.js';
 import { checkAuth } from './check-auth.js';
@@ -266,6 +263,20 @@ export class FrameworkClient {
     return this.#context.retryPolicy;
   }
 
+  /**
+   * True when the client was made with `compressionEnabled` (Curator's `compressionEnabled()`):
+   * creates, setData, transaction writes and getData compress and decompress unless a call
+   * says `compressed: false`.
+   */
+  get compressionEnabled(): boolean {
+    return this.#context.compression.enabled;
+  }
+
+  /** The provider `compressed` data goes through (createFramework's `compressionProvider`). */
+  get compressionProvider(): CompressionProvider {
+    return this.#context.compression.provider;
+  }
+
   /** Which states recipes treat as "what I held may be gone" (see `isErrorState`). */
   get errorPolicy(): ErrorPolicy {
     return this.#context.errorPolicy;
@@ -363,8 +374,7 @@ export class FrameworkClient {
   create(path: string, options: CreateOptions & { readonly stat: true }): Promise<CreatedWithStat>;
   create(path: string, options?: CreateOptions): Promise<string | CreatedWithStat>;
   async create(path: string, options: CreateOptions = {}): Promise<string | CreatedWithStat> {
-    const { aclProvider, useContainerParents } = this.#context;
-    const request = prepareCreate(path, options, this.#mapper, aclProvider, useContainerParents);
+    const request = prepareCreate(path, options, this.#mapper, this.#context);
     const { data, acl } = request;
     this.#context.schemaSet?.getSchema(path).validateCreate(request.mode, path, data, acl);
     this.#checkSize('create', path, { pathBytes: this.#wireBytes(request.sendPath), data, acl });
@@ -532,10 +542,13 @@ export class FrameworkClient {
     }
   }
 
-  /** The node's data and Stat; rejects with NoNodeError when it does not exist. */
+  /**
+   * The node's data and Stat; rejects with NoNodeError when it does not exist. With
+   * `compressed` (or a client with `compressionEnabled`), the data decompressed.
+   */
   async getData(
     path: string,
-    options: WatchOptions = {},
+    options: GetDataOptions = {},
   ): Promise<{
     /** The node's data (an empty buffer for a node created without data). */
     data: Buffer;
@@ -543,20 +556,25 @@ export class FrameworkClient {
     stat: Stat;
   }> {
     const serverPath = this.#readPath(path, options);
+    const compressor = compressorFor(this.#context.compression, options.compressed);
     const watcher = this.#watcher(options);
-    return this.#run(
+    const read = this.#run(
       'getData',
       path,
       () => this.#context.ops.getData(serverPath, watcher, options.signal),
       options.signal,
     );
+    if (compressor === undefined) return read;
+    const { data, stat } = await read;
+    return { data: decompressData(compressor, path, serverPath, data), stat };
   }
 
   /** Replaces the node's data; resolves the new Stat. */
   async setData(path: string, data: Uint8Array, options: SetDataOptions = {}): Promise<Stat> {
     checkOptionsObject(options);
     const serverPath = this.#mapper.toServer(path);
-    const buffer = toNodeData(data, path, false);
+    const compressor = compressorFor(this.#context.compression, options.compressed);
+    const buffer = toSentData(data, path, false, compressor);
     const { version = -1, signal } = options;
     validateVersion(version);
     checkFlag('idempotent', options.idempotent);
@@ -677,7 +695,8 @@ export class FrameworkClient {
     ops: readonly TransactionOp[],
     options: TransactionOptions = {},
   ): Promise<TransactionResult[]> {
-    const wireOps = toWireTransaction(ops, this.#mapper, this.#context.aclProvider);
+    const { aclProvider, compression } = this.#context;
+    const wireOps = toWireTransaction(ops, this.#mapper, aclProvider, compression);
     checkOptionsObject(options);
     const { signal } = options;
     checkFlag('idempotent', options.idempotent);

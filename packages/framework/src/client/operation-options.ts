@@ -29,8 +29,21 @@ export interface IdempotentOptions {
   readonly idempotent?: boolean | undefined;
 }
 
+/** The `compressed` option of create, setData and getData. */
+export interface CompressedOptions {
+  /**
+   * Compress the data with the client's `compressionProvider` before writing it, or decompress
+   * it after reading (Curator's `compressed()` and `decompressed()`); `false` does neither on a
+   * client with `compressionEnabled` (Curator's `uncompressed()`). The data size limit applies
+   * to the compressed bytes. A read that cannot decompress rejects with DataInconsistencyError.
+   * Default: the client's `compressionEnabled` (false unless set). See
+   * docs/framework/operations.md, "Compression".
+   */
+  readonly compressed?: boolean | undefined;
+}
+
 /** Options of {@link FrameworkClient.create}. */
-export interface CreateOptions extends SignalOptions, IdempotentOptions {
+export interface CreateOptions extends SignalOptions, IdempotentOptions, CompressedOptions {
   /** The node's data. Default: empty. At most MAX_NODE_DATA_BYTES. */
   readonly data?: Uint8Array | undefined;
   /**
@@ -143,7 +156,10 @@ export interface ExistsOptions extends WatchOptions {
 }
 
 /** Options of {@link FrameworkClient.setData}. */
-export interface SetDataOptions extends VersionOptions, IdempotentOptions {}
+export interface SetDataOptions extends VersionOptions, IdempotentOptions, CompressedOptions {}
+
+/** Options of {@link FrameworkClient.getData}. */
+export interface GetDataOptions extends WatchOptions, CompressedOptions {}
 
 /** Options of {@link FrameworkClient.getChildren}. */
 export interface GetChildrenOptions extends WatchOptions {

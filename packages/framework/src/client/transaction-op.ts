@@ -10,12 +10,20 @@ export interface TransactionCreateOptions {
   readonly ttlMs?: number | undefined;
   /** Default: the client's ACL provider for the path. */
   readonly acl?: readonly Acl[] | undefined;
+  /** Compress the data (see `CreateOptions.compressed`). Default: the client's `compressionEnabled`. */
+  readonly compressed?: boolean | undefined;
 }
 
 /** Options of the versioned ops (delete, setData, check). */
 export interface TransactionVersionOptions {
   /** The version the node must have; -1 (the default) matches any. */
   readonly version?: number | undefined;
+}
+
+/** Options of {@link op}.setData. */
+export interface TransactionSetDataOptions extends TransactionVersionOptions {
+  /** Compress the data (see `SetDataOptions.compressed`). Default: the client's `compressionEnabled`. */
+  readonly compressed?: boolean | undefined;
 }
 
 /** One operation of {@link FrameworkClient.transaction}; build it with {@link op}. */
@@ -39,7 +47,7 @@ export type TransactionOp =
       readonly path: string;
       /** The node's new data. */
       readonly data: Uint8Array;
-    } & TransactionVersionOptions)
+    } & TransactionSetDataOptions)
   | ({
       /** The op's kind: `'check'`. */
       readonly type: 'check';
@@ -129,7 +137,7 @@ export const op = {
   /**
    * A data write to `path`; fails the transaction if the node is missing or has another version.
    */
-  setData(path: string, data: Uint8Array, options: TransactionVersionOptions = {}): TransactionOp {
+  setData(path: string, data: Uint8Array, options: TransactionSetDataOptions = {}): TransactionOp {
     return { ...options, type: 'setData', path, data };
   },
   /**

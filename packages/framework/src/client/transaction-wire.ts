@@ -3,7 +3,8 @@ import type { AclProvider } from './client-context.js';
 import { resolveAcl } from './acl-provider.js';
 import type { NamespaceMapper } from './namespace-mapper.js';
 import type { TransactionOp, TransactionResult } from './transaction-op.js';
-import { toNodeData, checkAcl, checkCreateMode, checkTtl } from './check-operation-input.js';
+import { checkAcl, checkCreateMode, checkTtl } from './check-operation-input.js';
+import { compressorFor, toSentData, type DataCompression } from './data-compression.js';
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import { isInvalidArgument } from '../errors/predicates.js';
 import { describeValue } from '../errors/describe-value.js';
@@ -19,6 +20,7 @@ export function toWireTransaction(
   ops: unknown,
   mapper: NamespaceMapper,
   aclProvider: AclProvider,
+  compression: DataCompression,
 ): WireTransactionOp[] {
   if (!Array.isArray(ops)) {
     throw new InvalidArgumentError(`transaction ops must be an array; got ${describeValue(ops)}`);
@@ -26,7 +28,7 @@ export function toWireTransaction(
   return ops.map((candidate: unknown, index) => {
     const label = `op ${index} (${describeOpType(candidate)})`;
     try {
-      return toWireOp(candidate, mapper, aclProvider);
+      return toWireOp(candidate, mapper, aclProvider, compression);
     } catch (error) {
       if (!isInvalidArgument(error)) throw error;
       const { detail, path } = error as InvalidArgumentError;
@@ -44,6 +46,7 @@ function toWireOp(
   candidate: unknown,
   mapper: NamespaceMapper,
   aclProvider: AclProvider,
+  compression: DataCompression,
 ): WireTransactionOp {
   checkOptionsObject(candidate, 'a transaction op');
   if (candidate === undefined) {
@@ -68,7 +71,7 @@ function toWireOp(
         allowRoot: false,
       });
       if (raw.acl !== undefined) checkAcl(raw.acl, raw.path);
-      const data = toNodeData(raw.data, raw.path, true);
+      const data = toSentData(raw.data, raw.path, true, compressorFor(compression, raw.compressed));
       const acl = resolveAcl(aclProvider, path, raw.acl);
       return { type: 'create', path, data, acl, mode, ttlMs: raw.ttlMs };
     }
@@ -80,7 +83,8 @@ function toWireOp(
     case 'setData': {
       const path = mapper.toServer(raw.path);
       validateVersion(raw.version);
-      const data = toNodeData(raw.data, raw.path, false);
+      const compressor = compressorFor(compression, raw.compressed);
+      const data = toSentData(raw.data, raw.path, false, compressor);
       return { type: 'setData', path, data, version: raw.version ?? -1 };
     }
     case 'check': {

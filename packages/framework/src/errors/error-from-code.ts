@@ -5,6 +5,7 @@ import {
   AuthFailedError,
   BadVersionError,
   ConnectionLossError,
+  DataInconsistencyError,
   NoAuthError,
   NodeExistsError,
   NoNodeError,
@@ -44,6 +45,7 @@ const subclasses: ReadonlyMap<number, new (options: ZooKeeperErrorDetails) => Zo
     [ZooKeeperErrorCode.NEW_CONFIG_NO_QUORUM, NewConfigNoQuorumError],
     [ZooKeeperErrorCode.RECONFIG_IN_PROGRESS, ReconfigInProgressError],
     [ZooKeeperErrorCode.NOT_READ_ONLY, NotReadOnlyError],
+    [ZooKeeperErrorCode.DATA_INCONSISTENCY, DataInconsistencyError],
   ]);
 
 /**

@@ -99,6 +99,14 @@ export function isClosed(err: unknown): boolean {
   return hasCode(err, 'CLOSED');
 }
 
+/**
+ * Data a read was asked to decompress is not in the compression provider's format
+ * (DATA_INCONSISTENCY, -3; see DataInconsistencyError).
+ */
+export function isDataInconsistency(err: unknown): boolean {
+  return hasCode(err, 'DATA_INCONSISTENCY');
+}
+
 /** Bad input caught before sending (INVALID_ARGUMENT, ours). */
 export function isInvalidArgument(err: unknown): boolean {
   return hasCode(err, 'INVALID_ARGUMENT');

@@ -168,6 +168,21 @@ export class UnimplementedError extends ZooKeeperError {
 }
 
 /**
+ * DATA_INCONSISTENCY (-3): a read asked to decompress (`compressed: true`, or a client with
+ * `compressionEnabled`) found data its compression provider cannot read, e.g. a node written
+ * uncompressed. The code Curator gives such a read in the background. `cause` is the
+ * provider's error; the node and its data are untouched.
+ */
+export class DataInconsistencyError extends ZooKeeperError {
+  /** Always `'DataInconsistencyError'`, so logs and `err.name` checks tell this error apart. */
+  override name = 'DataInconsistencyError';
+  declare readonly code: 'DATA_INCONSISTENCY';
+  constructor(options: ZooKeeperErrorDetails = {}) {
+    super('DATA_INCONSISTENCY', { ...options, zkCode: ZooKeeperErrorCode.DATA_INCONSISTENCY });
+  }
+}
+
+/**
  * INVALID_ARGUMENT (ours, no wire number): bad input caught before anything was sent. The
  * detail says exactly what was wrong: `INVALID_ARGUMENT: a/b - path must start with "/"`.
  */

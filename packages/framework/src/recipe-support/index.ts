@@ -69,6 +69,9 @@ export type { JsonValue } from './jackson-json.js';
 export { deleteOwnNode, OWN_NODE_ANSWER_WAIT_MS } from './delete-own-node.js';
 export type { DeleteOwnNodeOptions } from './delete-own-node.js';
 
+// Node data a recipe reads raw and decompresses itself (caches: watch confirmed first)
+export { dataDecompressor } from './data-decompressor.js';
+
 // Telemetry: the client's OpenTelemetry meter, tracer and instruments
 export { telemetryOf } from './telemetry-of.js';
 export type {

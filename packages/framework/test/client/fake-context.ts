@@ -13,6 +13,7 @@ import type {
   UnhandledError,
 } from '../../src/client/client-context.js';
 import { FrameworkClient } from '../../src/client/framework-client.js';
+import { GzipCompressionProvider } from '../../src/compression/gzip-compression-provider.js';
 import { silentLogger } from '../../src/logging/silent-logger.js';
 import { iterableObservable } from '../../src/streams/iterable-observable.js';
 import type { RetryPolicy } from '../../src/retry/retry-policy.js';
@@ -136,6 +137,7 @@ export async function fakeSetup(options: FakeSetupOptions = {}): Promise<FakeSet
         watchBudget: () => ({ budgetBytes: 512 * 1024, usedBytes: 0 }),
       }),
     useContainerParents: options.useContainerParents ?? true,
+    compression: { provider: new GzipCompressionProvider(), enabled: false },
   };
   const lifecycle = {
     closeCalls: 0,
