@@ -115,9 +115,13 @@ export abstract class ReentrantLock implements InterProcessLock {
    * release that gives the lock back also clears {@link makeRevocable} and stops watching for
    * revocation, as Curator's does.
    */
-  async release(): Promise<void> {
-    await this.#core.release();
-    if (this.#core.holdCount === 0) this.#revocable.clear();
+  release(): Promise<void> {
+    const released = this.#core.release();
+    // A lock never made revocable returns the core's promise as is: no extra await per release.
+    if (!this.#revocable.active) return released;
+    return released.then(() => {
+      if (this.#core.holdCount === 0) this.#revocable.clear();
+    });
   }
 
   /**

@@ -30,6 +30,11 @@ export class Revocable {
     this.#listener = listener as RevocationListener<object>;
   }
 
+  /** True while a listener is set or a revocation watch may be running. */
+  get active(): boolean {
+    return this.#listener !== undefined || this.#watch !== undefined;
+  }
+
   /** `shape` with what a revocable attempt adds: empty node data, and the node watched. */
   shape(shape: AttemptShape): AttemptShape {
     if (this.#listener === undefined) return shape;
