@@ -214,7 +214,7 @@ async function createOnce(
   const { write } = deps;
   if (write instanceof IdempotentWrite) return createWithWitness(deps.ops, write, request, path);
   try {
-    return await write.attempt(() => sendCreate(deps.ops, request, path));
+    return await write.attempt(sendCreate(deps.ops, request, path));
   } catch (error) {
     if (!write.ambiguous || !isNodeExists(error) || request.protectedId !== undefined) throw error;
     return existingNodeOfOurs(deps, request, path, error);

@@ -453,7 +453,7 @@ export class FrameworkClient {
     const deleteOnce = (): Promise<void> =>
       write instanceof IdempotentWrite
         ? write.attemptOne({ type: 'delete', path: serverPath, version }, signal).then(() => {})
-        : write.attempt(() => this.#context.ops.delete(serverPath, version, signal));
+        : write.attempt(this.#context.ops.delete(serverPath, version, signal));
     try {
       await this.#run(
         'delete',
@@ -607,8 +607,7 @@ export class FrameworkClient {
       return await this.#run(
         'setData',
         path,
-        () =>
-          ambiguity.attempt(() => this.#context.ops.setData(serverPath, buffer, version, signal)),
+        () => ambiguity.attempt(this.#context.ops.setData(serverPath, buffer, version, signal)),
         signal,
       );
     } catch (error) {
@@ -677,7 +676,7 @@ export class FrameworkClient {
       return await this.#run(
         'setAcl',
         path,
-        () => ambiguity.attempt(() => this.#context.ops.setAcl(serverPath, acl, version, signal)),
+        () => ambiguity.attempt(this.#context.ops.setAcl(serverPath, acl, version, signal)),
         signal,
       );
     } catch (error) {
@@ -724,7 +723,7 @@ export class FrameworkClient {
       return await this.#run(
         'transaction',
         undefined,
-        () => ambiguity.attempt(() => this.#context.ops.multi(wireOps, signal)),
+        () => ambiguity.attempt(this.#context.ops.multi(wireOps, signal)),
         signal,
       );
     } catch (error) {
@@ -942,7 +941,7 @@ export class FrameworkClient {
       const reply = await this.#run(
         'reconfig',
         CONFIG_NODE,
-        () => ambiguity.attempt(() => this.#context.ops.reconfig(request, signal)),
+        () => ambiguity.attempt(this.#context.ops.reconfig(request, signal)),
         signal,
       );
       return configFromReply(reply);

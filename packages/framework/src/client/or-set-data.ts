@@ -50,7 +50,7 @@ export async function setExistingData(
     return statAfterLostReply(ops, path, outcome, version, signal);
   }
   try {
-    return await write.attempt(() => ops.setData(path, data, version, signal));
+    return await write.attempt(ops.setData(path, data, version, signal));
   } catch (error) {
     if (!write.ambiguous || !(isBadVersion(error) || isNoNode(error))) throw error;
     if (version >= 0 && isBadVersion(error)) {
