@@ -254,9 +254,16 @@ export class ConnectionAttempts {
    */
   notConnectedError(what: string, waitedMs: number): ConnectionLossError {
     const attempt = this.#current;
-    let cause = this.#lastFailure?.cause;
-    let where = this.#lastFailure?.server;
+    const last = this.#lastFailure;
+    let cause = last?.cause;
+    let where = last?.server;
+    let before = '';
     if (attempt && (attempt.tcpConnected || cause === undefined || this.#tried.size === 0)) {
+      // The attempt under way may have just begun (a retry a few ms old when the wait ran
+      // out): the failure before it since the last connection, if any, says what went wrong.
+      if (last !== undefined && this.#tried.size > 0) {
+        before = `; before that, ${last.server}: ${describe(last.cause)}`;
+      }
       const forMs = Date.now() - attempt.startedMs;
       cause = attempt.tlsHandshaking
         ? attemptError('ETIMEDOUT', `TCP connected, but no TLS handshake for ${forMs} ms`)
@@ -274,7 +281,7 @@ export class ConnectionAttempts {
       `${what} within ${waitedMs} ms` +
       (where === undefined || cause === undefined
         ? ''
-        : `; ${where}: ${describe(cause)}` +
+        : `; ${where}: ${describe(cause)}${before}` +
           (tried.length > 1 ? `; servers tried: ${tried.join(', ')}` : ''));
     return new ConnectionLossError({ detail, cause });
   }
