@@ -22,12 +22,24 @@ function testFiles(dir) {
   });
 }
 
+// The files that take a minute or more (packing and installing the packages, the stress and
+// chaos runs, the API reference) start first: the runner takes files in order as a lane frees
+// up, and started last they left one lane running alone for minutes at the end.
+const LONG_FILES = [
+  'test/dist/test/packaging/',
+  'test/dist/test/stress/',
+  'test/dist/test/chaos/',
+  'test/dist/test/lint/api-reference',
+];
+const isLong = (file) => LONG_FILES.some((prefix) => file.startsWith(prefix));
+
 const filters = process.argv.slice(2);
 const files = workspaceDirs
   .flatMap((dir) => testFiles(join(dir, 'dist', 'test')))
   .map((file) => relative(root, file))
   .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
-  .sort();
+  .sort()
+  .sort((a, b) => Number(isLong(b)) - Number(isLong(a)));
 
 if (files.length === 0) {
   console.error('run-tests: no compiled test files found (did `tsc -b` run?)');
