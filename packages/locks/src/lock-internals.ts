@@ -212,10 +212,24 @@ export class LockInternals {
     );
     // Our create and the first look at the queue go out back to back: one round trip. A create
     // that fails or is aborted in flight leaves nothing: the framework removes the node of a
-    // protected create whose outcome it could not learn.
-    const created = this.#createOurNode(options);
+    // protected create whose outcome it could not learn. The create is sent from this frame
+    // (docs/benchmarks.md, request frames).
+    const { sortingSequence } = options;
+    const created = this.#client.create(
+      joinPath(this.#basePath, this.#config.lockName + (sortingSequence ?? '')),
+      {
+        mode: sortingSequence === undefined ? 'EPHEMERAL_SEQUENTIAL' : 'EPHEMERAL',
+        protection: true,
+        createParents: true,
+        data: options.data ?? this.#config.data,
+        stat: true,
+        signal: limits.signal,
+      },
+    );
     const first = queue.list().catch(() => undefined); // the loop looks again and meets the error
-    const node = await created;
+    const { path, stat } = await created;
+    options.onCreated?.(path);
+    const node: OwnNode = { path, czxid: stat.czxid, session: this.#client.sessionId };
     try {
       const outcome = await this.#internalLockLoop(node, await first, queue, options);
       if (outcome === undefined || outcome === NODE_VANISHED) await this.#letGo(node, options);
@@ -307,25 +321,6 @@ export class LockInternals {
         : undefined;
       ({ epoch, children } = await queue.changeOf(verdict.watch, options.observer, holdsWithout));
     }
-  }
-
-  /** Curator's `createsTheLock`: our protected, ephemeral node; its parents as containers. */
-  async #createOurNode(options: AttemptOptions): Promise<OwnNode> {
-    const { lockName, data } = this.#config;
-    const { sortingSequence } = options;
-    const { path, stat } = await this.#client.create(
-      joinPath(this.#basePath, lockName + (sortingSequence ?? '')),
-      {
-        mode: sortingSequence === undefined ? 'EPHEMERAL_SEQUENTIAL' : 'EPHEMERAL',
-        protection: true,
-        createParents: true,
-        data: options.data ?? data,
-        stat: true,
-        signal: options.limits.signal,
-      },
-    );
-    options.onCreated?.(path);
-    return { path, czxid: stat.czxid, session: this.#client.sessionId };
   }
 
   #participants(children: readonly string[]): string[] {

@@ -82,22 +82,20 @@ export class ReentrantCore {
     return this.#internals.participantNodes(signal);
   }
 
-  async acquire(timeoutMs: number | undefined, options: AcquireOptions): Promise<boolean> {
-    return (await this.#acquireWithin(timeoutMs, options)) !== undefined;
-  }
-
   async acquireHold(
     timeoutMs: number | undefined,
     options: AcquireOptions,
   ): Promise<MutexHold | undefined> {
-    const hold = await this.#acquireWithin(timeoutMs, options);
+    const hold = await this.acquire(timeoutMs, options);
     return hold === undefined ? undefined : new HoldHandle(hold, () => this.#releaseHold(hold));
   }
 
-  async #acquireWithin(
-    timeoutMs: number | undefined,
-    options: AcquireOptions,
-  ): Promise<Hold | undefined> {
+  /**
+   * The hold acquired within `timeoutMs`, or undefined when it ran out. One function from the
+   * checks to the lock loop: every frame between acquire() and the socket is one more on each
+   * request's stack (docs/benchmarks.md, request frames).
+   */
+  async acquire(timeoutMs: number | undefined, options: AcquireOptions): Promise<Hold | undefined> {
     const signal = checkAcquireArguments(timeoutMs, options);
     // The time limit counts from the client's first connection (see untilFirstConnection).
     const connecting = untilFirstConnection(this.#client, signal);
@@ -105,7 +103,45 @@ export class ReentrantCore {
     using limits = AcquireLimits.of(this.#internals.connectionStream, timeoutMs, signal);
     const trace = this.#telemetry.acquireStarted(timeoutMs);
     try {
-      const hold = await this.#acquire(limits);
+      limits.throwIfAborted();
+      const scope = currentFlow();
+      // Another acquire of this lock under way in this very flow: its outcome decides ours.
+      const pending = scope?.pending.get(this);
+      if (pending !== undefined) {
+        if (limits.tryOnly) {
+          trace.end('timed_out');
+          return undefined;
+        }
+        // Woken however it ends: its outcome is its own caller's.
+        const settled = new WakeWait();
+        pending.then(settled.wake, settled.wake);
+        await settled.wait({
+          signal: limits.signal,
+          closed: this.#internals.connectionStream.closedSignal,
+          path: this.#internals.basePath,
+        });
+      }
+      let hold: Hold | undefined;
+      const owned = findFlowHold<Hold>(this, scope);
+      if (owned !== undefined) {
+        owned.hold.count++;
+        hold = owned.hold;
+      } else if (limits.tryOnly && !this.#client.isConnected) {
+        // Not connected: nobody can know who holds it, and acquire(0) waits for nothing. A
+        // client not started or closed is an error, as for every other call.
+        assertClientStarted(this.#client, this.#internals.basePath);
+      } else if (scope === undefined) {
+        const attempt = { limits, ...this.#prepareAttempt(scope) };
+        hold = this.#held(await this.#internals.attemptLock(attempt), scope);
+      } else {
+        const attempt = this.#attemptFor(scope, limits);
+        scope.pending.set(this, attempt);
+        try {
+          hold = await attempt;
+        } finally {
+          if (scope.pending.get(this) === attempt) scope.pending.delete(this);
+        }
+      }
       trace.end(hold === undefined ? 'timed_out' : 'acquired');
       return hold;
     } catch (error) {
@@ -113,49 +149,6 @@ export class ReentrantCore {
       trace.end(ranOut ? 'timed_out' : 'error', error);
       if (ranOut) return undefined;
       throw error;
-    }
-  }
-
-  async #acquire(limits: AcquireLimits): Promise<Hold | undefined> {
-    limits.throwIfAborted();
-    const scope = currentFlow();
-    // Another acquire of this lock under way in this very flow: its outcome decides ours.
-    const pending = scope?.pending.get(this);
-    if (pending !== undefined) {
-      if (limits.tryOnly) return undefined;
-      // Woken however it ends: its outcome is its own caller's.
-      const settled = new WakeWait();
-      pending.then(settled.wake, settled.wake);
-      await settled.wait({
-        signal: limits.signal,
-        closed: this.#internals.connectionStream.closedSignal,
-        path: this.#internals.basePath,
-      });
-    }
-    const owned = findFlowHold<Hold>(this, scope);
-    if (owned !== undefined) {
-      owned.hold.count++;
-      return owned.hold;
-    }
-    // Not connected: nobody can know who holds it, and acquire(0) waits for nothing. A client
-    // not started or closed is an error, as for every other call.
-    if (limits.tryOnly && !this.#client.isConnected) {
-      assertClientStarted(this.#client, this.#internals.basePath);
-      return undefined;
-    }
-    if (scope === undefined) {
-      // Awaited here rather than in #attemptFor: one frame less between acquire() and the socket.
-      return this.#held(
-        await this.#internals.attemptLock({ limits, ...this.#prepareAttempt(scope) }),
-        scope,
-      );
-    }
-    const attempt = this.#attemptFor(scope, limits);
-    scope.pending.set(this, attempt);
-    try {
-      return await attempt;
-    } finally {
-      if (scope.pending.get(this) === attempt) scope.pending.delete(this);
     }
   }
 

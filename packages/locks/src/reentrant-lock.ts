@@ -85,8 +85,8 @@ export abstract class ReentrantLock implements InterProcessLock {
    * behind; when the client is not connected it answers false without sending anything.
    */
   acquire(timeoutMs: number | undefined, options?: AcquireOptions): Promise<boolean>;
-  acquire(timeoutMs?: number, options: AcquireOptions = {}): Promise<boolean> {
-    return this.#core.acquire(timeoutMs, options);
+  async acquire(timeoutMs?: number, options: AcquireOptions = {}): Promise<boolean> {
+    return (await this.#core.acquire(timeoutMs, options)) !== undefined;
   }
 
   /**

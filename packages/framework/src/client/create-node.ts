@@ -175,7 +175,12 @@ export async function createAttempt(
   }
   const path = request.sendPath;
   try {
-    return await createWithParents(deps, request, path);
+    try {
+      return await createOnce(deps, request, path);
+    } catch (error) {
+      if (!request.createParents || !isNoNode(error)) throw error;
+      return await createWithParents(deps, request, path);
+    }
   } catch (error) {
     if (request.orSetDataVersion === undefined) throw error;
     if (!isNodeExists(error) && !isOutcomeUnknown(error, 'NODE_EXISTS')) throw error;
@@ -185,55 +190,51 @@ export async function createAttempt(
   }
 }
 
+/** The create met NO_NODE (createParents): make the missing parents and create again. */
 async function createWithParents(
   deps: CreateDeps,
   request: CreateRequest,
   path: string,
 ): Promise<CreatedNode> {
-  for (let made = 0; ; made++) {
+  const { parent } = splitPath(path);
+  for (let made = 1; ; made++) {
+    await ensurePath(deps.ops, parent, deps.parentAcl, request.signal, request.parentMode);
     try {
       return await createOnce(deps, request, path);
     } catch (error) {
       // A container parent can be reaped by the server between our ensurePath and our create
       // (its last child went and the container check ran): make it again, a few times.
-      if (!request.createParents || !isNoNode(error) || made >= PARENT_ATTEMPTS) throw error;
+      if (!isNoNode(error) || made >= PARENT_ATTEMPTS) throw error;
     }
-    const { parent } = splitPath(path);
-    await ensurePath(deps.ops, parent, deps.parentAcl, request.signal, request.parentMode);
   }
 }
 
 /** How often createParents makes missing parents for one create attempt. */
 const PARENT_ATTEMPTS = 3;
 
+/**
+ * One create request. It is sent from this frame: every frame between a recipe's call and the
+ * socket is one more on each request's stack (docs/benchmarks.md, request frames).
+ */
 async function createOnce(
   deps: CreateDeps,
   request: CreateRequest,
   path: string,
 ): Promise<CreatedNode> {
-  const { write } = deps;
-  if (write instanceof IdempotentWrite) return createWithWitness(deps.ops, write, request, path);
+  const { write, ops } = deps;
+  if (write instanceof IdempotentWrite) return createWithWitness(ops, write, request, path);
+  const { data, acl, mode, signal, ttlMs } = request;
   try {
-    return await write.attempt(sendCreate(deps.ops, request, path));
+    if (request.withStat)
+      return await write.attempt(ops.create2(path, data, acl, mode, signal, ttlMs));
+    return {
+      path: await write.attempt(ops.create(path, data, acl, mode, signal, ttlMs)),
+      stat: undefined,
+    };
   } catch (error) {
     if (!write.ambiguous || !isNodeExists(error) || request.protectedId !== undefined) throw error;
     return existingNodeOfOurs(deps, request, path, error);
   }
-}
-
-async function sendCreate(
-  ops: ZooKeeperOperations,
-  request: CreateRequest,
-  path: string,
-): Promise<CreatedNode> {
-  const { data, acl, mode, signal, ttlMs } = request;
-  // A sequential node named by its parent alone ('/queue/' -> '/queue/0000000007') is valid
-  // ZooKeeper, but the wire client's create refuses a path ending in '/': create2 is our own.
-  if (request.withStat || path.endsWith('/')) {
-    const created = await ops.create2(path, data, acl, mode, signal, ttlMs);
-    return request.withStat ? created : { path: created.path, stat: undefined };
-  }
-  return { path: await ops.create(path, data, acl, mode, signal, ttlMs), stat: undefined };
 }
 
 async function createWithWitness(

@@ -389,12 +389,9 @@ export class FrameworkClient {
       write,
     };
     try {
-      const created = await this.#run(
-        'create',
-        path,
-        (attempt) => createAttempt(deps, request, attempt),
-        request.signal,
-      );
+      // Bound rather than wrapped in an arrow: one frame less between the call and the socket.
+      const attempt = createAttempt.bind(undefined, deps, request);
+      const created = await this.#run('create', path, attempt, request.signal);
       const sequential = request.mode.includes('SEQUENTIAL');
       if (
         write instanceof WriteAmbiguity &&

@@ -1,6 +1,7 @@
 import { OperationTimeoutError } from '../errors/zookeeper-error-classes.js';
 import { DueSweep } from '../async/due-sweep.js';
 import { onAbort } from '../async/on-abort.js';
+import type { ReplySettler } from './nzc-adapter.js';
 
 /**
  * The requests sent and not answered yet. Each settles once: with its reply, or rejected when
@@ -15,8 +16,7 @@ import { onAbort } from '../async/on-abort.js';
 export class InFlightRequests {
   readonly #timeoutMs: number;
   readonly #sweep: DueSweep;
-  /** How to fail each request in flight. */
-  readonly #failures = new Set<(error: unknown) => void>();
+  readonly #inFlight = new Set<Failing>();
   /** What failAll failed them with: a request tracked after it fails at once. */
   #closedWith: { readonly error: unknown } | undefined;
 
@@ -26,49 +26,81 @@ export class InFlightRequests {
   }
 
   /**
-   * Settles like `request`, or rejects once it is overdue, `signal` aborts or the connection
-   * closes. `failureOf` maps the request's own failure (not an abort, a deadline or the close).
+   * A request about to be sent: the handle settles it with its reply (`failureOf` maps the
+   * request's own failure), unless it is overdue, `signal` aborts or the connection closes
+   * first.
    */
-  track<T>(
-    request: Promise<T>,
+  start<T>(
     signal: AbortSignal | undefined,
     failureOf: (error: unknown) => unknown,
-  ): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      let settled = false;
-      const finish = (): boolean => {
-        if (settled) return false;
-        settled = true;
-        cancelDeadline();
-        stopListening?.();
-        this.#failures.delete(fail);
-        return true;
-      };
-      const fail = (error: unknown): void => {
-        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged
-        if (finish()) reject(error);
-      };
-      const cancelDeadline = this.#sweep.after(this.#timeoutMs, () => {
-        fail(new OperationTimeoutError({ detail: `no reply within ${this.#timeoutMs} ms` }));
-      });
-      this.#failures.add(fail);
-      const stopListening =
-        signal === undefined ? undefined : onAbort(signal, () => fail(signal.reason));
-      if (signal?.aborted === true) fail(signal.reason);
-      else if (this.#closedWith !== undefined) fail(this.#closedWith.error);
-      request.then(
-        (value) => {
-          if (finish()) resolve(value);
-        },
-        (error: unknown) => fail(failureOf(error)),
-      );
+  ): InFlightRequest<T> {
+    const request = new InFlightRequest<T>(this.#inFlight, failureOf);
+    request.cancelDeadline = this.#sweep.after(this.#timeoutMs, () => {
+      request.fail(new OperationTimeoutError({ detail: `no reply within ${this.#timeoutMs} ms` }));
     });
+    this.#inFlight.add(request);
+    if (signal !== undefined) {
+      request.stopListening = onAbort(signal, () => request.fail(signal.reason));
+      if (signal.aborted) request.fail(signal.reason);
+    }
+    if (this.#closedWith !== undefined) request.fail(this.#closedWith.error);
+    return request;
   }
 
   /** Fails every request in flight with `error` (the connection closed) and stops the sweep. */
   failAll(error: unknown): void {
     this.#closedWith ??= { error };
     this.#sweep.stop();
-    for (const fail of [...this.#failures]) fail(error);
+    for (const request of [...this.#inFlight]) request.fail(error);
+  }
+}
+
+/** What failAll needs of a request. */
+interface Failing {
+  fail(error: unknown): void;
+}
+
+/** One request sent and not answered yet; its promise settles once. */
+export class InFlightRequest<T> implements ReplySettler<T> {
+  readonly promise: Promise<T>;
+  cancelDeadline: (() => void) | undefined;
+  stopListening: (() => void) | undefined;
+  readonly #inFlight: Set<Failing>;
+  readonly #failureOf: (error: unknown) => unknown;
+  #resolve!: (value: T) => void;
+  #reject!: (error: unknown) => void;
+  #settled = false;
+
+  constructor(inFlight: Set<Failing>, failureOf: (error: unknown) => unknown) {
+    this.#inFlight = inFlight;
+    this.#failureOf = failureOf;
+    this.promise = new Promise<T>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+  }
+
+  /** The reply's value. */
+  resolve(value: T): void {
+    if (this.#finish()) this.#resolve(value);
+  }
+
+  /** The request's own failure (the server's answer, the connection gone). */
+  reject(error: unknown): void {
+    if (!this.#settled) this.fail(this.#failureOf(error));
+  }
+
+  /** Ends the wait with `error` as it is (a deadline, an abort, the close). */
+  fail(error: unknown): void {
+    if (this.#finish()) this.#reject(error);
+  }
+
+  #finish(): boolean {
+    if (this.#settled) return false;
+    this.#settled = true;
+    this.cancelDeadline?.();
+    this.stopListening?.();
+    this.#inFlight.delete(this);
+    return true;
   }
 }

@@ -2,6 +2,9 @@ import { UnimplementedError } from '../errors/zookeeper-error-classes.js';
 import { isUnimplemented, isZooKeeperError } from '../errors/predicates.js';
 import type { CreateMode } from './zookeeper-types.js';
 
+/** The features a request the framework writes itself may need. */
+export type MissingFeature = CreateMode | 'getEphemerals' | 'getAllChildrenNumber';
+
 /** What each request the framework writes itself needs from the server. */
 const FEATURES: Readonly<Record<string, string>> = {
   CONTAINER: 'container nodes (CreateMode CONTAINER) need ZooKeeper 3.5.1 or later',
@@ -21,10 +24,7 @@ const FEATURES: Readonly<Record<string, string>> = {
  * framework writes itself becomes an UnimplementedError naming the missing feature or setting;
  * anything else is returned unchanged.
  */
-export function missingFeature(
-  error: unknown,
-  feature: CreateMode | 'getEphemerals' | 'getAllChildrenNumber',
-): unknown {
+export function missingFeature(error: unknown, feature: MissingFeature): unknown {
   if (!isUnimplemented(error) || !isZooKeeperError(error)) return error;
   const detail = FEATURES[feature] ?? FEATURES.create2;
   return new UnimplementedError({ path: error.path, detail, cause: error });

@@ -1,6 +1,6 @@
 /**
- * The only module that loads node-zookeeper-client (nzc). It turns one nzc client into a typed,
- * promise-returning `NzcHandle` and closes the library's sharp edges that can be closed from
+ * The only module that loads node-zookeeper-client (nzc). It turns one nzc client into an
+ * `NzcHandle` that sends the requests of zookeeper-requests.ts, and closes the library's sharp edges that can be closed from
  * here (docs/architecture.md, "The node-zookeeper-client facade"); the rest (heartbeat,
  * watchdog, parking, new sessions) is the connection's job, which talks to nzc only through
  * this handle.
@@ -13,35 +13,7 @@
 import { performance } from 'node:perf_hooks';
 import { Buffer } from 'node:buffer';
 import loadedNzc from 'node-zookeeper-client';
-import {
-  AddWatchMode as ADD_WATCH_MODE,
-  decodeCreate,
-  decodeCreate2,
-  decodeGetAcl,
-  decodeGetChildren2,
-  decodeGetData,
-  decodeInt,
-  decodeMulti,
-  decodeMultiRead,
-  decodeStat as statFromBytes,
-  decodeStrings,
-  encodeCreate2,
-  encodeDelete,
-  encodeMulti,
-  encodeMultiRead,
-  encodePath,
-  encodeReconfig,
-  encodePathWatch,
-  encodeSetAcl,
-  encodeSetData,
-  CreateFlag,
-  corkUntilNextMicrotask,
-  ZooKeeperErrorCode,
-  OpCode,
-  WatcherType,
-  type ReconfigRequest,
-  type WatcherEvent,
-} from '@zkrecipes/wire';
+import { corkUntilNextMicrotask, ZooKeeperErrorCode, type WatcherEvent } from '@zkrecipes/wire';
 import { errorFromCode } from '../errors/error-from-code.js';
 import type { ZooKeeperError } from '../errors/zookeeper-error.js';
 import type {
@@ -51,18 +23,9 @@ import type {
   NzcRequestError,
   NzcState,
   NzcWatcherEvent,
-  NzcWatcher,
 } from './nzc-types.js';
 import { missingFeature } from './missing-feature.js';
-import { toWireResults } from './multi-results.js';
-import {
-  addWatchRequest,
-  rawRequest,
-  removeWatchesRequest,
-  withChroot,
-  withoutChroot,
-  type NzcRawRequest,
-} from './nzc-raw-request.js';
+import { withoutChroot } from './nzc-raw-request.js';
 import { NzcReplyTap } from './nzc-reply-tap.js';
 import type { ConnectionAttempts } from './connection-attempts.js';
 import { tapConnectionAttempts } from './nzc-attempt-tap.js';
@@ -74,40 +37,14 @@ import type { SaslMechanism } from '../sasl/sasl-mechanism.js';
 import { AuthFailedError } from '../errors/zookeeper-error-classes.js';
 import { readHandshakeReply, sendReadOnlyHandshakes } from './nzc-read-only.js';
 import type { ServerAddress } from '../paths/connect-string.js';
-import { CONFIG_NODE } from '../paths/ensemble-config.js';
-import type {
-  Acl,
-  CreateMode,
-  PersistentWatchMode,
-  Stat,
-  WatchEventType,
-  WireTransactionOp,
-  WireTransactionResult,
-} from './zookeeper-types.js';
-import { TransactionFailedError } from '../errors/transaction-failed-error.js';
+import type { WatchEventType } from './zookeeper-types.js';
+import type { ZooKeeperRequest } from './zookeeper-requests.js';
 
-// The op codes under the names this module's requests were written with.
-const {
-  create: OP_CREATE,
-  create2: OP_CREATE2,
-  createContainer: OP_CREATE_CONTAINER,
-  createTTL: OP_CREATE_TTL,
-  delete: OP_DELETE,
-  exists: OP_EXISTS,
-  getACL: OP_GET_ACL,
-  getChildren2: OP_GET_CHILDREN2,
-  getData: OP_GET_DATA,
-  getAllChildrenNumber: OP_GET_ALL_CHILDREN_NUMBER,
-  getEphemerals: OP_GET_EPHEMERALS,
-  multi: OP_MULTI,
-  multiRead: OP_MULTI_READ,
-  reconfig: OP_RECONFIG,
-  setACL: OP_SET_ACL,
-  setData: OP_SET_DATA,
-  sync: OP_SYNC,
-} = OpCode;
-const NO_NODE: number = ZooKeeperErrorCode.NO_NODE;
-const REMOVE_WATCHES_ANY = WatcherType.ANY;
+/** How a request sent on a handle is settled: with its value, or rejected. */
+export interface ReplySettler<T> {
+  resolve(value: T): void;
+  reject(error: unknown): void;
+}
 
 let nzc: NzcModule | undefined;
 let nzcCodes: ReadonlySet<number> = new Set();
@@ -127,18 +64,6 @@ function supportedNzc(): NzcModule {
     nzc = loadedNzc;
   }
   return nzc;
-}
-
-/** nzc takes the CreateRequest flags as they go on the wire. */
-const NZC_MODE: Record<CreateMode, number> = CreateFlag;
-
-/** The request a create in `mode` needs: nzc's own create knows the first four modes only. */
-function createOpCode(mode: CreateMode): number {
-  if (mode === 'CONTAINER') return OP_CREATE_CONTAINER;
-  if (mode === 'PERSISTENT_WITH_TTL' || mode === 'PERSISTENT_SEQUENTIAL_WITH_TTL') {
-    return OP_CREATE_TTL;
-  }
-  return OP_CREATE2;
 }
 
 const NZC_EVENT: Record<number, WatchEventType> = {
@@ -186,18 +111,6 @@ export interface NzcHandleOptions {
    */
   inOrder: (settle: () => void) => void;
 }
-
-/**
- * A watch for a read: nzc's watcher, and `set`, called as the successful reply is read (where
- * nzc registers the watcher), before any notification read after it is handled.
- */
-export interface NzcWatch {
-  readonly watcher: NzcWatcher;
-  readonly set: () => void;
-}
-
-/** One read of a multiRead: the node, or the typed error of that read alone. */
-export type MultiReadOutcome = { data: Buffer; stat: Stat } | ZooKeeperError;
 
 /**
  * The typed error for a request's failure. nzc's own Exception (a local failure) is kept as
@@ -265,7 +178,7 @@ export class NzcHandle {
     }
     // Credentials registered before connect() are sent right after every handshake, ahead of
     // anything the connection releases once it sees 'connected'.
-    for (const { scheme, auth } of options.authInfo) this.#addCredential(scheme, auth);
+    for (const { scheme, auth } of options.authInfo) this.addCredential(scheme, auth);
     this.#client.on('state', (state: NzcState) => {
       if (this.#closed) return;
       let event = HANDLE_EVENT[state.name];
@@ -408,12 +321,6 @@ export class NzcHandle {
     }
   }
 
-  /** Called as a request is handed to nzc: batches the tick's writes, returns the send time. */
-  #send(): number {
-    this.#batchWrites();
-    return performance.now();
-  }
-
   /**
    * Every reply callback: an answer from the server (a success or a server error) proves the
    * server heard the session when the request was sent. CONNECTION_LOSS, SESSION_EXPIRED and
@@ -520,353 +427,54 @@ export class NzcHandle {
     void this.closeSession(0);
   }
 
-  create(
-    path: string,
-    data: Buffer,
-    acl: readonly Acl[],
-    mode: CreateMode,
-    ttlMs?: number,
-  ): Promise<string> {
-    if (createOpCode(mode) !== OP_CREATE2) {
-      return this.create2(path, data, acl, mode, ttlMs).then((created) => created.path);
-    }
-    // The classic create (op 1), as nzc's `create` sends it: the same CreateRequest, answered
-    // with the path alone.
-    const chroot = this.#client.connectionManager.chrootPath;
-    const body = encodeCreate2(withChroot(chroot, path), data, acl, NZC_MODE[mode]);
-    return this.#sendDecoded(rawRequest(OP_CREATE, body), path, (reply) =>
-      withoutChroot(chroot, decodeCreate(reply)),
-    );
-  }
-
-  /**
-   * Creates a node with create2 (ZooKeeper 3.5+), createContainer or createTTL (by `mode`):
-   * resolves the created path (chroot removed, as nzc's create does) and the new node's Stat.
-   * A server without the mode's feature answers UNIMPLEMENTED; the error then names it.
-   */
-  create2(
-    path: string,
-    data: Buffer,
-    acl: readonly Acl[],
-    mode: CreateMode,
-    ttlMs?: number,
-  ): Promise<{ path: string; stat: Stat }> {
-    const chroot = this.#client.connectionManager.chrootPath;
-    const opCode = createOpCode(mode);
-    const body = encodeCreate2(
-      withChroot(chroot, path),
-      data,
-      acl,
-      NZC_MODE[mode],
-      opCode === OP_CREATE_TTL ? ttlMs : undefined,
-    );
-    // Decoded as the reply is read (no copy): the stat is turned into numbers at once.
-    return this.#sendDecoded(rawRequest(opCode, body), path, (reply) => {
-      const created = decodeCreate2(reply);
-      return { path: withoutChroot(chroot, created.path), stat: statFromBytes(created.stat) };
-    }).catch((error: unknown) => {
-      throw missingFeature(error, mode);
-    });
-  }
-
-  /**
-   * Waits until the server this session is connected to has caught up with the leader as of
-   * this request (ZooKeeper's sync, op 9), so reads sent after it see every write committed
-   * before it.
-   */
-  sync(path: string): Promise<void> {
-    const serverPath = withChroot(this.#client.connectionManager.chrootPath, path);
-    return this.#sendTapped(rawRequest(OP_SYNC, encodePath(serverPath)), path).then(() => {});
-  }
-
-  /**
-   * The paths of this session's ephemeral nodes that start with `prefix` (a string prefix,
-   * not a path boundary; ZooKeeper 3.6+, op 103). Chroot applied to the prefix, removed from
-   * the answers, and answers outside the chroot left out.
-   */
-  getEphemerals(prefix: string): Promise<string[]> {
-    const chroot = this.#client.connectionManager.chrootPath;
-    const request = rawRequest(OP_GET_EPHEMERALS, encodePath(withChroot(chroot, prefix)));
-    return this.#sendTapped(request, prefix).then(
-      (reply) =>
-        decodeStrings(reply)
-          .filter((found) => !chroot || found === chroot || found.startsWith(`${chroot}/`))
-          .map((found) => withoutChroot(chroot, found)),
-      (error: unknown) => {
-        throw missingFeature(error, 'getEphemerals');
-      },
-    );
-  }
-
-  /** How many nodes are below `path`, at any depth (ZooKeeper 3.6+, op 104). */
-  getAllChildrenNumber(path: string): Promise<number> {
-    const serverPath = withChroot(this.#client.connectionManager.chrootPath, path);
-    const request = rawRequest(OP_GET_ALL_CHILDREN_NUMBER, encodePath(serverPath));
-    return this.#sendTapped(request, path).then(decodeInt, (error: unknown) => {
-      throw missingFeature(error, 'getAllChildrenNumber');
-    });
-  }
-
-  /** Encoded by @zkrecipes/wire (nzc's generic jute encoder costs more than the rest of it). */
-  delete(path: string, version: number): Promise<void> {
-    const serverPath = withChroot(this.#client.connectionManager.chrootPath, path);
-    return this.#sendRaw(rawRequest(OP_DELETE, encodeDelete(serverPath, version)), path);
-  }
-
-  /*
-   * exists, getData, getChildren and setData are sent as raw requests and their replies decoded
-   * once by @zkrecipes/wire as the tap takes them off the stream: nzc's generic jute decoder
-   * plus a second pass over its Stat cost more CPU than the rest of a read's decoding. A watched
-   * read registers its watcher with nzc's watcher manager where nzc's own read would (as the
-   * reply is read, by nzc's rules), so SetWatches on reconnect and event dispatch are nzc's.
-   */
-
   /** The credentials given to nzc, which re-sends them after each handshake of this handle. */
   readonly #credentials: { scheme: string; auth: Buffer }[] = [];
 
-  #addCredential(scheme: string, auth: Buffer): void {
+  /**
+   * Sends credentials on this connection; nzc re-sends them on its reconnects, once is enough.
+   * The server answers in order: a request sent after them is answered after a refusal
+   * (AUTH_FAILED, which ends the handle).
+   */
+  addCredential(scheme: string, auth: Buffer): void {
     if (this.#credentials.some((c) => c.scheme === scheme && c.auth.equals(auth))) return;
     this.#credentials.push({ scheme, auth });
     this.#client.addAuthInfo(scheme, auth);
   }
 
   /**
-   * Sends credentials on this connection (nzc re-sends them on its reconnects; once is enough)
-   * and resolves once the server accepted them: with the reply to a read sent behind them, as
-   * the server answers in order and a refusal comes first (AUTH_FAILED, which ends the handle).
+   * Hands `request` to nzc's packet queue now and settles `reply` with its answer, read by the
+   * reply tap inside the socket handler (a decode that throws rejects). nzc's FIFO keeps it in
+   * call order with every other request. The promise is the caller's: every frame between a
+   * recipe's call and the socket is one more on each request's stack (docs/benchmarks.md,
+   * request frames).
    */
-  async addAuth(scheme: string, auth: Buffer): Promise<void> {
-    this.#addCredential(scheme, auth);
-    await this.exists('/');
-  }
-
-  exists(path: string, watch?: NzcWatch): Promise<Stat | null> {
-    const manager = this.#client.connectionManager;
-    const body = encodePathWatch(withChroot(manager.chrootPath, path), watch !== undefined);
-    return this.#sendDecoded<Stat | null>(
-      rawRequest(OP_EXISTS, body),
-      path,
-      statFromBytes,
-      (error) => {
-        if (error && error.code !== NO_NODE) return undefined;
-        if (watch) {
-          // nzc's rule: a data watch on a node that exists, an existence watch on one that does not.
-          if (error) manager.registerExistenceWatcher(path, watch.watcher);
-          else manager.registerDataWatcher(path, watch.watcher);
-          watch.set();
-        }
-        return error ? { value: null } : undefined;
-      },
-    );
-  }
-
-  getData(path: string, watch?: NzcWatch): Promise<{ data: Buffer; stat: Stat }> {
-    const manager = this.#client.connectionManager;
-    const body = encodePathWatch(withChroot(manager.chrootPath, path), watch !== undefined);
-    return this.#sendDecoded(rawRequest(OP_GET_DATA, body), path, decodeGetData, (error) => {
-      if (watch && !error) {
-        manager.registerDataWatcher(path, watch.watcher);
-        watch.set();
+  send<T>(request: ZooKeeperRequest<T>, reply: ReplySettler<T>): void {
+    this.#batchWrites();
+    const sentAtMs = performance.now();
+    this.#client.connectionManager.queue(request.bytes, (error, body) => {
+      this.#replied(sentAtMs, error);
+      let value: T;
+      try {
+        value = this.#answer(request, error, body);
+      } catch (failure) {
+        this.#inOrder(() => reply.reject(failure));
+        return;
       }
-      return undefined;
+      this.#inOrder(() => reply.resolve(value));
     });
   }
 
-  /**
-   * Reads /zookeeper/config as the server names it: the connect string's chroot is not applied
-   * (ZooKeeper's own getConfig does the same). The watch is registered under that path, which
-   * is also the path its notification carries.
-   */
-  getConfig(watch?: NzcWatch): Promise<{ data: Buffer; stat: Stat }> {
-    const manager = this.#client.connectionManager;
-    const body = encodePathWatch(CONFIG_NODE, watch !== undefined);
-    return this.#sendDecoded(rawRequest(OP_GET_DATA, body), CONFIG_NODE, decodeGetData, (error) => {
-      if (watch && !error) {
-        manager.registerDataWatcher(CONFIG_NODE, watch.watcher);
-        watch.set();
-      }
-      return undefined;
-    });
-  }
-
-  /**
-   * ZooKeeper's reconfig (op 16, 3.5+): resolves the new configuration's data and Stat as
-   * /zookeeper/config then holds them.
-   */
-  reconfig(request: ReconfigRequest): Promise<{ data: Buffer; stat: Stat }> {
-    const body = encodeReconfig(request);
-    return this.#sendDecoded(rawRequest(OP_RECONFIG, body), CONFIG_NODE, decodeGetData);
-  }
-
-  setData(path: string, data: Buffer, version: number): Promise<Stat> {
-    const serverPath = withChroot(this.#client.connectionManager.chrootPath, path);
-    const body = encodeSetData(serverPath, data, version);
-    return this.#sendDecoded(rawRequest(OP_SET_DATA, body), path, statFromBytes);
-  }
-
-  getChildren(path: string, watch?: NzcWatch): Promise<{ children: string[]; stat: Stat }> {
-    const manager = this.#client.connectionManager;
-    const body = encodePathWatch(withChroot(manager.chrootPath, path), watch !== undefined);
-    return this.#sendDecoded(
-      rawRequest(OP_GET_CHILDREN2, body),
-      path,
-      decodeGetChildren2,
-      (error) => {
-        if (watch && !error) {
-          manager.registerChildWatcher(path, watch.watcher);
-          watch.set();
-        }
-        return undefined;
-      },
-    );
-  }
-
-  /**
-   * Sends a raw request and resolves its reply body decoded by `decode` (inside the socket
-   * handler, as the tap hands it over; a decode that throws rejects). `onReply` runs as the reply
-   * is read, before anything read after it, with the server's error or null, and may answer an
-   * error with a value instead (`{ value }`); it is not called for nzc's own local failures.
-   */
-  #sendDecoded<T>(
-    request: NzcRawRequest,
-    path: string | undefined,
-    decode: (body: Buffer) => T,
-    onReply?: (error: NzcRequestError | null) => { value: T } | undefined,
-  ): Promise<T> {
-    // The promise is made here, not in a helper: every frame between a recipe's call and the
-    // socket is one more on each request's stack (docs/benchmarks.md, request frames).
-    return new Promise<T>((resolve, reject) => {
-      const sentAtMs = this.#send();
-      this.#client.connectionManager.queue(request, (error, body) => {
-        this.#replied(sentAtMs, error);
-        let value: T;
-        try {
-          value = this.#answer(error, body, path, decode, onReply);
-        } catch (failure) {
-          this.#inOrder(() =>
-            reject(failure instanceof Error ? failure : new Error(String(failure))),
-          );
-          return;
-        }
-        this.#inOrder(() => resolve(value));
-      });
-    });
-  }
-
-  /** A reply's value, decoded from `body`; throws what the request rejects with. */
-  #answer<T>(
-    error: NzcRequestError | null,
-    body: unknown,
-    path: string | undefined,
-    decode: (body: Buffer) => T,
-    onReply: ((error: NzcRequestError | null) => { value: T } | undefined) | undefined,
-  ): T {
+  /** A reply's value; throws what the request rejects with. */
+  #answer<T>(request: ZooKeeperRequest<T>, error: NzcRequestError | null, body: unknown): T {
     const local = error !== null && LOCAL_FAILURE_CODES.has(error.code);
-    const instead = local ? undefined : onReply?.(error);
+    const instead = local ? undefined : request.onReply?.(error, this.#client.connectionManager);
     if (instead) return instead.value;
-    if (error) throw this.#wireError(error, path);
-    if (!(body instanceof Buffer)) throw new Error('a decoded read was answered without a body');
-    return decode(body);
-  }
-
-  /** getACL and setACL as raw requests too, so nzc's ACL and Id classes are not needed. */
-  getAcl(path: string): Promise<{ acl: Acl[]; stat: Stat }> {
-    const serverPath = withChroot(this.#client.connectionManager.chrootPath, path);
-    return this.#sendDecoded(rawRequest(OP_GET_ACL, encodePath(serverPath)), path, decodeGetAcl);
-  }
-
-  setAcl(path: string, acl: readonly Acl[], version: number): Promise<Stat> {
-    const serverPath = withChroot(this.#client.connectionManager.chrootPath, path);
-    const body = encodeSetAcl(serverPath, acl, version);
-    return this.#sendDecoded(rawRequest(OP_SET_ACL, body), path, statFromBytes);
-  }
-
-  /** Adds a persistent watch (ZooKeeper 3.6+ `addWatch`); the server keeps it until removed. */
-  addWatch(path: string, mode: PersistentWatchMode): Promise<void> {
-    const serverPath = withChroot(this.#client.connectionManager.chrootPath, path);
-    return this.#sendRaw(addWatchRequest(serverPath, ADD_WATCH_MODE[mode]), path);
-  }
-
-  /**
-   * Removes every watch this connection holds on `path` (removeWatches, type Any): persistent
-   * and one-shot alike, since the server keeps watches per connection, not per watcher.
-   */
-  removeWatches(path: string): Promise<void> {
-    const serverPath = withChroot(this.#client.connectionManager.chrootPath, path);
-    return this.#sendRaw(removeWatchesRequest(serverPath, REMOVE_WATCHES_ANY), path);
-  }
-
-  /**
-   * Reads several nodes in one request (multiRead, ZooKeeper 3.6+), without watches. Each read
-   * succeeds or fails on its own; the promise rejects only when the request as a whole fails.
-   */
-  multiRead(paths: readonly string[]): Promise<MultiReadOutcome[]> {
-    const chroot = this.#client.connectionManager.chrootPath;
-    const request = rawRequest(
-      OP_MULTI_READ,
-      encodeMultiRead(paths.map((path) => withChroot(chroot, path))),
-    );
-    return this.#sendTapped(request, paths[0]).then((body) =>
-      decodeMultiRead(body, paths.length).map((result, i) =>
-        result.ok
-          ? { data: result.data, stat: statFromBytes(result.stat) }
-          : errorFromCode(result.code, { path: paths[i] }),
-      ),
-    );
-  }
-
-  /** Sends `request` and resolves its reply body (a copy), taken off the stream before nzc. */
-  #sendTapped(request: NzcRawRequest, path: string | undefined): Promise<Buffer> {
-    return this.#sendDecoded(request, path, (bytes) => Buffer.from(bytes));
-  }
-
-  #sendRaw(request: NzcRawRequest, path: string | undefined): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const sentAtMs = this.#send();
-      this.#client.connectionManager.queue(request, (error) => {
-        this.#replied(sentAtMs, error);
-        if (error) {
-          const failure = this.#wireError(error, path);
-          this.#inOrder(() => reject(failure));
-        } else this.#inOrder(resolve);
-      });
-    });
-  }
-
-  /**
-   * A multi, in our own encoding (multi-codec.ts) for every op kind: nzc's Transaction rewrites
-   * version 0 to -1 (a conditional op made unconditional) and its jute encoding cost a quarter
-   * of an idempotent queue's throughput (docs/benchmarks.md).
-   */
-  multi(ops: readonly WireTransactionOp[]): Promise<WireTransactionResult[]> {
-    if (ops.length === 0) return Promise.resolve([]);
-    return this.#multiWritten(ops);
-  }
-
-  /** A multi in our own encoding; container and TTL creates name themselves when refused. */
-  #multiWritten(ops: readonly WireTransactionOp[]): Promise<WireTransactionResult[]> {
-    const chroot = this.#client.connectionManager.chrootPath;
-    const request = rawRequest(
-      OP_MULTI,
-      encodeMulti(ops, (path) => withChroot(chroot, path)),
-    );
-    const extended = ops.find((o) => o.type === 'create' && createOpCode(o.mode) !== OP_CREATE2);
-    const feature = extended?.type === 'create' ? extended.mode : undefined;
-    return this.#sendTapped(request, ops[0]?.path).then(
-      (body) => {
-        const outcome = toWireResults(decodeMulti(body), ops, (path) =>
-          withoutChroot(chroot, path),
-        );
-        if (!('failed' in outcome)) return outcome.results;
-        const failed = TransactionFailedError.fromResults(outcome.failed, ops);
-        const op = ops[failed.failedOpIndex];
-        if (failed.code !== 'UNIMPLEMENTED' || op?.type !== 'create') throw failed;
-        throw missingFeature(errorFromCode(-6, { path: op.path, cause: failed }), op.mode);
-      },
-      (error: unknown) => {
-        throw feature === undefined ? error : missingFeature(error, feature);
-      },
-    );
+    if (error) {
+      const failure = this.#wireError(error, request.path);
+      throw request.feature === undefined ? failure : missingFeature(failure, request.feature);
+    }
+    if (!(body instanceof Buffer)) throw new Error('a request was answered without a body');
+    return request.decode(body);
   }
 }
 

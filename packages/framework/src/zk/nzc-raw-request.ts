@@ -11,7 +11,7 @@
  * reply) while the bytes on the wire carry the real op code, so nzc's handler would still do
  * the right thing with one.
  */
-import { encodeAddWatch, encodeRemoveWatches, encodeRequest, OpCode } from '@zkrecipes/wire';
+import { encodeRequest } from '@zkrecipes/wire';
 
 /** nzc's DELETE: "no body in the reply" for its reply decoder. */
 const NZC_TYPE_WITHOUT_REPLY_BODY = 2;
@@ -54,14 +54,4 @@ export function rawRequest(opCode: number, body: Buffer): NzcRawRequest {
       return encodeRequest(header.xid, opCode, body);
     },
   };
-}
-
-/** A persistent watch; `mode` is an `AddWatchMode` number. */
-export function addWatchRequest(path: string, mode: number): NzcRawRequest {
-  return rawRequest(OpCode.addWatch, encodeAddWatch(path, mode));
-}
-
-/** Removes `path`'s watches of a `WatcherType`. */
-export function removeWatchesRequest(path: string, watcherType: number): NzcRawRequest {
-  return rawRequest(OpCode.removeWatches, encodeRemoveWatches(path, watcherType));
 }

@@ -119,6 +119,12 @@ export interface NzcConnectionManager {
   registerExistenceWatcher(path: string, watcher: NzcWatcher): void;
 }
 
+/** nzc's one-shot watcher registration (its connection manager's), for a read's reply. */
+export type NzcWatcherRegistry = Pick<
+  NzcConnectionManager,
+  'registerDataWatcher' | 'registerChildWatcher' | 'registerExistenceWatcher'
+>;
+
 /** nzc's notification dispatch to its one-shot watchers; the adapter taps `emit`. */
 export interface NzcWatcherManager {
   emit(event: NzcWatcherEvent): void;

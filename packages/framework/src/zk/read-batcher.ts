@@ -1,4 +1,4 @@
-import type { MultiReadOutcome } from './nzc-adapter.js';
+import type { MultiReadOutcome } from './zookeeper-requests.js';
 import type { Stat } from './zookeeper-types.js';
 
 type Read = { data: Buffer; stat: Stat };

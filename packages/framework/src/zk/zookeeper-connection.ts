@@ -11,12 +11,31 @@ import type { Logger } from '../logging/logger.js';
 import type { ConnectionEvent } from './connection-event.js';
 import { ConnectionHealthMonitor } from './connection-health-monitor.js';
 import { EventDelivery } from './event-delivery.js';
+import { NzcHandle, type NzcHandleEvent } from './nzc-adapter.js';
 import {
-  NzcHandle,
+  addAuthRequest,
+  addWatchRequest,
+  create2Request,
+  createRequest,
+  deleteRequest,
+  existsRequest,
+  getAclRequest,
+  getAllChildrenNumberRequest,
+  getChildrenRequest,
+  getConfigRequest,
+  getDataRequest,
+  getEphemeralsRequest,
+  multiReadRequest,
+  multiRequest,
+  reconfigRequest,
+  removeWatchesRequest,
+  setAclRequest,
+  setDataRequest,
+  syncRequest,
   type MultiReadOutcome,
-  type NzcHandleEvent,
   type NzcWatch,
-} from './nzc-adapter.js';
+  type ZooKeeperRequest,
+} from './zookeeper-requests.js';
 import { ReadBatcher } from './read-batcher.js';
 import { parseConnectString, type ServerAddress } from '../paths/connect-string.js';
 import { CONFIG_NODE } from '../paths/ensemble-config.js';
@@ -28,7 +47,6 @@ import {
   PersistentWatchRegistry,
   type PersistentWatchListener,
 } from './persistent-watch-registry.js';
-import type { ZooKeeperOperations } from './zookeeper-operations.js';
 import type { RequestTelemetry, RequestTrace } from '../telemetry/request-telemetry.js';
 import type {
   Acl,
@@ -101,7 +119,7 @@ interface Parked {
  * notifications and connection events reach their listeners in arrival order, after the
  * continuations of the replies read before them (EventDelivery).
  */
-export class ZooKeeperConnection implements ZooKeeperOperations {
+export class ZooKeeperConnection {
   readonly #options: ZooKeeperConnectionOptions;
   readonly #events = new Subject<ConnectionEvent>();
   readonly #watches: WatchRegistry;
@@ -110,7 +128,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
   readonly #inFlight: InFlightRequests;
   readonly #delivery = new EventDelivery();
   readonly #reads = new ReadBatcher({
-    single: (path) => this.#run('getData', (h) => h.getData(path)),
+    single: (path) => this.#send(getDataRequest(this.#chroot, path, undefined), undefined),
     many: (paths) => this.#multiRead(paths),
   });
   /** The server answered a multiRead with UNIMPLEMENTED (it is 3.6+): read one at a time. */
@@ -118,6 +136,8 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
   /** Set once the server rejected our credentials: the connection is over for good. */
   #authFailure: AuthFailedError | undefined;
   #servers: readonly ServerAddress[];
+  /** The connect string's chroot: every request's paths live under it. */
+  readonly #chroot: string | undefined;
   readonly #attempts: ConnectionAttempts;
   #handle: NzcHandle | undefined;
   #connected = false;
@@ -132,7 +152,9 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
   constructor(options: ZooKeeperConnectionOptions) {
     this.#options = options;
     this.#authInfo = [...options.authInfo];
-    this.#servers = parseConnectString(options.connectString).servers;
+    const { servers, chroot } = parseConnectString(options.connectString);
+    this.#servers = servers;
+    this.#chroot = chroot;
     if (options.canBeReadOnly === true && options.tls === undefined) {
       this.#seeker = new ReadWriteSeeker({
         servers: this.#servers,
@@ -302,6 +324,13 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     this.#events.complete();
   }
 
+  // The operations: one attempt each, on server paths (namespace applied) and checked input.
+  // A call waits (parked) while not connected, each request has a deadline, failures are typed
+  // ZooKeeperErrors; retrying is the client's job, never this layer's. Every `signal` takes a
+  // request still waiting for a connection out of line (a request given up on is never sent
+  // later) and ends the wait for one already sent; the close ends every wait.
+
+  /** Resolves the path created (chroot removed). `ttlMs`: a TTL mode's time to live. */
   create(
     path: string,
     data: Buffer,
@@ -310,9 +339,10 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     signal?: AbortSignal,
     ttlMs?: number,
   ): Promise<string> {
-    return this.#run('create', (h) => h.create(path, data, acl, mode, ttlMs), signal);
+    return this.#send(createRequest(this.#chroot, path, data, acl, mode, ttlMs), signal);
   }
 
+  /** A create whose reply carries the new node's Stat (create2, ZooKeeper 3.5+). */
   create2(
     path: string,
     data: Buffer,
@@ -321,28 +351,36 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     signal?: AbortSignal,
     ttlMs?: number,
   ): Promise<{ path: string; stat: Stat }> {
-    return this.#run('create2', (h) => h.create2(path, data, acl, mode, ttlMs), signal);
+    return this.#send(create2Request(this.#chroot, path, data, acl, mode, ttlMs), signal);
   }
 
+  /** ZooKeeper's sync: the connected server catches up with the leader before it answers. */
   sync(path: string, signal?: AbortSignal): Promise<void> {
-    return this.#run('sync', (h) => h.sync(path), signal);
+    return this.#send(syncRequest(this.#chroot, path), signal);
   }
 
+  /** This session's ephemeral nodes whose path starts with `prefix` (ZooKeeper 3.6+). */
   getEphemerals(prefix: string, signal?: AbortSignal): Promise<string[]> {
-    return this.#run('getEphemerals', (h) => h.getEphemerals(prefix), signal);
+    return this.#send(getEphemeralsRequest(this.#chroot, prefix), signal);
   }
 
+  /** The number of nodes below `path`, at any depth (ZooKeeper 3.6+). */
   getAllChildrenNumber(path: string, signal?: AbortSignal): Promise<number> {
-    return this.#run('getAllChildrenNumber', (h) => h.getAllChildrenNumber(path), signal);
+    return this.#send(getAllChildrenNumberRequest(this.#chroot, path), signal);
   }
 
   delete(path: string, version: number, signal?: AbortSignal): Promise<void> {
-    return this.#run('delete', (h) => h.delete(path, version), signal);
+    return this.#send(deleteRequest(this.#chroot, path, version), signal);
   }
 
+  /**
+   * Resolves `null` when the node does not exist (the watch then waits for its creation). The
+   * reads' `signal` also withdraws their watcher when it aborts (the server watch stays).
+   */
   exists(path: string, watcher?: Watcher, signal?: AbortSignal): Promise<Stat | null> {
-    return this.#runWatched('exists', 'data', path, { watcher, signal }, (h, w) =>
-      h.exists(path, w),
+    if (!watcher) return this.#send(existsRequest(this.#chroot, path, undefined), signal);
+    return this.#sendWatched('data', path, watcher, signal, (watch) =>
+      existsRequest(this.#chroot, path, watch),
     );
   }
 
@@ -357,23 +395,24 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
       const read = this.#reads.read(path);
       return signal === undefined ? read : untilAborted(read, signal);
     }
-    return this.#runWatched('getData', 'data', path, { watcher, signal }, (h, w) =>
-      h.getData(path, w),
+    return this.#sendWatched('data', path, watcher, signal, (watch) =>
+      getDataRequest(this.#chroot, path, watch),
     );
   }
 
+  /** Reads /zookeeper/config on the server's root, whatever the connect string's chroot. */
   getConfig(watcher?: Watcher, signal?: AbortSignal): Promise<{ data: Buffer; stat: Stat }> {
-    return this.#runWatched('getConfig', 'data', CONFIG_NODE, { watcher, signal }, (h, w) =>
-      h.getConfig(w),
-    );
+    if (!watcher) return this.#send(getConfigRequest(undefined), signal);
+    return this.#sendWatched('data', CONFIG_NODE, watcher, signal, getConfigRequest);
   }
 
+  /** ZooKeeper's reconfig (3.5+): resolves the new configuration as /zookeeper/config holds it. */
   reconfig(request: ReconfigRequest, signal?: AbortSignal): Promise<{ data: Buffer; stat: Stat }> {
-    return this.#run('reconfig', (h) => h.reconfig(request), signal);
+    return this.#send(reconfigRequest(request), signal);
   }
 
   setData(path: string, data: Buffer, version: number, signal?: AbortSignal): Promise<Stat> {
-    return this.#run('setData', (h) => h.setData(path, data, version), signal);
+    return this.#send(setDataRequest(this.#chroot, path, data, version), signal);
   }
 
   getChildren(
@@ -381,21 +420,24 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     watcher?: Watcher,
     signal?: AbortSignal,
   ): Promise<{ children: string[]; stat: Stat }> {
-    return this.#runWatched('getChildren', 'child', path, { watcher, signal }, (h, w) =>
-      h.getChildren(path, w),
+    if (!watcher) return this.#send(getChildrenRequest(this.#chroot, path, undefined), signal);
+    return this.#sendWatched('child', path, watcher, signal, (watch) =>
+      getChildrenRequest(this.#chroot, path, watch),
     );
   }
 
   getAcl(path: string, signal?: AbortSignal): Promise<{ acl: Acl[]; stat: Stat }> {
-    return this.#run('getAcl', (h) => h.getAcl(path), signal);
+    return this.#send(getAclRequest(this.#chroot, path), signal);
   }
 
   setAcl(path: string, acl: readonly Acl[], version: number, signal?: AbortSignal): Promise<Stat> {
-    return this.#run('setAcl', (h) => h.setAcl(path, acl, version), signal);
+    return this.#send(setAclRequest(this.#chroot, path, acl, version), signal);
   }
 
+  /** A multi: all or nothing. A failure rejects with a TransactionFailedError. */
   multi(ops: readonly WireTransactionOp[], signal?: AbortSignal): Promise<WireTransactionResult[]> {
-    return this.#run('multi', (h) => h.multi(ops), signal);
+    if (ops.length === 0) return Promise.resolve([]);
+    return this.#send(multiRequest(this.#chroot, ops), signal);
   }
 
   /**
@@ -404,33 +446,28 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
    * session sends them too, ahead of anything it releases. A refusal is AUTH_FAILED, terminal as
    * for `authInfo`: the server closes the connection.
    */
-  addAuth(scheme: string, auth: Buffer, signal?: AbortSignal): Promise<void> {
-    return this.#run(
-      'addAuth',
-      (h) => {
-        if (!this.#authInfo.some((c) => c.scheme === scheme && c.auth.equals(auth))) {
-          this.#authInfo.push({ scheme, auth });
-        }
-        return h.addAuth(scheme, auth);
-      },
-      signal,
-    );
+  async addAuth(scheme: string, auth: Buffer, signal?: AbortSignal): Promise<void> {
+    await this.#send(addAuthRequest(this.#chroot, scheme, auth), signal);
   }
 
+  /** Adds a persistent watch on the server (idempotent: the server keeps one per path and mode). */
   addWatch(path: string, mode: PersistentWatchMode, signal?: AbortSignal): Promise<void> {
-    return this.#run('addWatch', (h) => h.addWatch(path, mode), signal);
+    return this.#send(addWatchRequest(this.#chroot, path, mode), signal);
   }
 
+  /** Removes the server's watches on `path`, unless a one-shot watch there must keep firing. */
   removeWatches(path: string, signal?: AbortSignal): Promise<void> {
     // The server removes the connection's watches on the path, one-shot ones included: leave
     // the persistent one in place (its events go nowhere) rather than silence a one-shot one.
-    return this.#run(
-      'removeWatches',
-      (h) => (this.#watches.watches(path) ? Promise.resolve() : h.removeWatches(path)),
-      signal,
-    );
+    if (this.#watches.watches(path)) return Promise.resolve();
+    return this.#send(removeWatchesRequest(this.#chroot, path), signal);
   }
 
+  /**
+   * Registers a listener for a persistent watch's events, across reconnects and new sessions
+   * (the connection re-adds the server watch). The returned function unregisters it and says
+   * whether no listener of either mode is left on the path (then remove the server watch).
+   */
   listenPersistently(
     path: string,
     mode: PersistentWatchMode,
@@ -442,7 +479,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
   async #multiRead(paths: readonly string[]): Promise<MultiReadOutcome[]> {
     if (!this.#multiReadUnsupported) {
       try {
-        return await this.#run('multiRead', (h) => h.multiRead(paths));
+        return await this.#send(multiReadRequest(this.#chroot, paths), undefined);
       } catch (error) {
         if (!isZooKeeperError(error) || error.code !== 'UNIMPLEMENTED') throw error;
         this.#multiReadUnsupported = true;
@@ -453,27 +490,27 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     }
     return Promise.all(
       paths.map((path) =>
-        this.#run('getData', (h) => h.getData(path)).catch(
+        this.#send(getDataRequest(this.#chroot, path, undefined), undefined).catch(
           (error: unknown) => error as MultiReadOutcome,
         ),
       ),
     );
   }
 
-  async #runWatched<T>(
-    name: string,
+  async #sendWatched<T>(
     kind: WatchKind,
     path: string,
-    watch: { watcher: Watcher | undefined; signal: AbortSignal | undefined },
-    operation: (handle: NzcHandle, watch: NzcWatch | undefined) => Promise<T>,
+    watcher: Watcher,
+    signal: AbortSignal | undefined,
+    request: (watch: NzcWatch) => ZooKeeperRequest<T>,
   ): Promise<T> {
-    const { watcher, signal } = watch;
-    if (!watcher) return this.#run(name, (h) => operation(h, undefined), signal);
     this.#watches.checkBudget(kind, path);
     const wrapped = this.#watches.wrap(kind, path, path, watcher, signal);
-    const nzcWatch = { watcher: wrapped.nzcWatcher, set: wrapped.watchSet };
     try {
-      return await this.#run(name, (h) => operation(h, nzcWatch), signal);
+      return await this.#send(
+        request({ watcher: wrapped.nzcWatcher, set: wrapped.watchSet }),
+        signal,
+      );
     } catch (error) {
       wrapped.cancel();
       throw error;
@@ -482,54 +519,54 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
 
   /**
    * Sends a request now when connected with nothing parked ahead of it, else parks it: either
-   * way after every request called before it (reads waiting in the batcher go first).
-   */
-  #run<T>(
-    name: string,
-    operation: (handle: NzcHandle) => Promise<T>,
-    signal?: AbortSignal,
-  ): Promise<T> {
-    this.#reads.flush();
-    const handle = this.#handle;
-    if (this.#connected && handle && this.#parked.length === 0 && signal?.aborted !== true) {
-      return this.#send(name, handle, operation, signal);
-    }
-    return this.#park(name, operation, signal);
-  }
-
-  /**
-   * Hands the request to nzc now (synchronously) and settles with its reply, or rejects at its
-   * deadline, when `signal` aborts, or when the connection closes (see InFlightRequests).
+   * way after every request called before it (reads waiting in the batcher go first). A parked
+   * request comes back here with the handle it is released on. It settles with its reply, or
+   * rejects at its deadline, when `signal` aborts, or when the connection closes (see
+   * InFlightRequests).
    */
   #send<T>(
-    name: string,
-    handle: NzcHandle,
-    operation: (handle: NzcHandle) => Promise<T>,
+    request: ZooKeeperRequest<T>,
     signal: AbortSignal | undefined,
+    releasedOn?: NzcHandle,
   ): Promise<T> {
-    if (handle.readOnly && READ_ONLY_REFUSED.has(name)) {
+    let handle = releasedOn;
+    if (handle === undefined) {
+      this.#reads.flush();
+      handle = this.#handle;
+      if (!this.#connected || !handle || this.#parked.length > 0 || signal?.aborted === true) {
+        return this.#park(request, signal);
+      }
+    }
+    if (handle.readOnly && READ_ONLY_REFUSED.has(request.name)) {
       return Promise.reject(
-        new NotReadOnlyError({ detail: `${name} on a connection to a read-only server` }),
+        new NotReadOnlyError({ detail: `${request.name} on a connection to a read-only server` }),
       );
     }
-    const trace = this.#options.requests?.started(name, handle.server);
-    if (trace !== undefined) return this.#traced(trace, handle, operation, signal);
-    return this.#inFlight.track(operation(handle), signal, (error) =>
-      this.#failureOf(handle, error),
-    );
+    if (request.credential !== undefined) this.#addCredential(handle, request.credential);
+    const trace = this.#options.requests?.started(request.name, handle.server);
+    const sentOn = handle;
+    const inFlight = this.#inFlight.start<T>(signal, (error) => this.#failureOf(sentOn, error));
+    handle.send(request, inFlight);
+    return trace === undefined ? inFlight.promise : this.#traced(trace, inFlight.promise, signal);
+  }
+
+  /** Credentials for this handle now, and for every later connection and session. */
+  #addCredential(handle: NzcHandle, credential: { scheme: string; auth: Buffer }): void {
+    const { scheme, auth } = credential;
+    if (!this.#authInfo.some((c) => c.scheme === scheme && c.auth.equals(auth))) {
+      this.#authInfo.push({ scheme, auth });
+    }
+    handle.addCredential(scheme, auth);
   }
 
   /** #send's request, measured (only when an OpenTelemetry SDK records). */
   async #traced<T>(
     trace: RequestTrace,
-    handle: NzcHandle,
-    operation: (handle: NzcHandle) => Promise<T>,
+    reply: Promise<T>,
     signal: AbortSignal | undefined,
   ): Promise<T> {
     try {
-      const result = await this.#inFlight.track(operation(handle), signal, (error) =>
-        this.#failureOf(handle, error),
-      );
+      const result = await reply;
       trace.succeeded();
       return result;
     } catch (error) {
@@ -538,6 +575,14 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
       else trace.failed(error);
       throw error;
     }
+  }
+
+  /**
+   * Sends on `handle` now, outside the line and without a deadline: the connection's own
+   * checks, which the handle's connection ends with it.
+   */
+  #sendOn<T>(handle: NzcHandle, request: ZooKeeperRequest<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => handle.send(request, { resolve, reject }));
   }
 
   /** What a failed request rejects with. */
@@ -558,11 +603,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
    * sent in call order as it comes (see #releaseParked). Aborting `signal` takes it out of the
    * line at once: a request given up on is never sent later.
    */
-  #park<T>(
-    name: string,
-    operation: (handle: NzcHandle) => Promise<T>,
-    signal: AbortSignal | undefined,
-  ): Promise<T> {
+  #park<T>(request: ZooKeeperRequest<T>, signal: AbortSignal | undefined): Promise<T> {
     if (this.#closed) return Promise.reject(new ClosedError());
     if (this.#authFailure) return Promise.reject(this.#authFailure);
     if (signal?.aborted === true) return Promise.reject(signal.reason as Error);
@@ -576,7 +617,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
       const parked: Parked = {
         send: (handle) => {
           leave();
-          resolve(this.#send(name, handle, operation, signal));
+          resolve(this.#send(request, signal, handle));
         },
         reject: (error) => {
           leave();
@@ -666,7 +707,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
    * connection whose credentials are about to be refused.
    */
   #confirmCredentials(handle: NzcHandle): void {
-    handle.exists('/').then(
+    this.#sendOn(handle, existsRequest(this.#chroot, '/', undefined)).then(
       () => {
         if (handle === this.#handle && !this.#closed && !this.#authFailure) {
           this.#setConnected(handle);
@@ -730,8 +771,9 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
    */
   #restorePersistentWatches(handle: NzcHandle): void {
     for (const { path, mode } of this.#persistentWatches.watches) {
-      const added = this.#inFlight.track(handle.addWatch(path, mode), undefined, (error) => error);
-      added.catch((error: unknown) => {
+      const added = this.#inFlight.start<void>(undefined, (error) => error);
+      handle.send(addWatchRequest(this.#chroot, path, mode), added);
+      added.promise.catch((error: unknown) => {
         // Lost with this connection: the next one re-adds it.
         if (isConnectionLoss(error) || handle !== this.#handle || this.#closed) return;
         // Unanswered in time: reconnect, and the new connection re-adds every watch.
@@ -762,7 +804,7 @@ export class ZooKeeperConnection implements ZooKeeperOperations {
     const handle = this.#handle;
     if (!handle) return false;
     try {
-      await handle.exists('/');
+      await this.#sendOn(handle, existsRequest(this.#chroot, '/', undefined));
       if (handle === this.#handle && !this.#connected && !this.#closed) this.#setConnected(handle);
       return true;
     } catch {
