@@ -15,6 +15,8 @@ export interface ConnectionHealthMonitorOptions {
   readonly currentSocket: () => object | undefined;
   /** Send time of the newest request the server answered (see ZooKeeperConnection). */
   readonly lastHeardMs: () => number | undefined;
+  /** Whether the connection is up: the connection's, which the monitor does not keep a copy of. */
+  readonly isConnected: () => boolean;
 }
 
 /**
@@ -31,7 +33,6 @@ export class ConnectionHealthMonitor {
   readonly #options: ConnectionHealthMonitorOptions;
   #sessionTimeoutMs: number;
   #timer: NodeJS.Timeout | undefined;
-  #connected = false;
   #lastTrafficAt = 0;
   #probing = false;
   #attemptSocket: object | undefined;
@@ -71,12 +72,10 @@ export class ConnectionHealthMonitor {
 
   connected(negotiatedSessionTimeoutMs: number): void {
     if (negotiatedSessionTimeoutMs > 0) this.#sessionTimeoutMs = negotiatedSessionTimeoutMs;
-    this.#connected = true;
     this.trafficSeen();
   }
 
   disconnected(): void {
-    this.#connected = false;
     this.#attemptSocket = undefined;
   }
 
@@ -97,13 +96,13 @@ export class ConnectionHealthMonitor {
 
   #tick(): void {
     const now = performance.now();
-    if (this.#connected) {
+    if (this.#options.isConnected()) {
       const silentMs = now - this.#lastTrafficAt;
       // nzc's own pings keep a socket busy but say nothing of when the server last heard the
       // session (what LOST and a hold's validity count from): probe on that age too.
       const heardAgoMs = now - (this.#options.lastHeardMs() ?? this.#lastTrafficAt);
       if (silentMs > this.readTimeoutMs) {
-        this.#connected = false;
+        // onDead marks the connection down (or it is closing): no second verdict next tick.
         this.#options.onDead(`no reply from the server for ${Math.round(silentMs)} ms`);
       } else if (Math.max(silentMs, heardAgoMs) > this.#sessionTimeoutMs / 3) {
         this.#sendProbe();

@@ -186,6 +186,7 @@ export class ZooKeeperConnection {
       },
       currentSocket: () => this.#handle?.socket,
       lastHeardMs: () => this.lastHeardMs,
+      isConnected: () => this.#connected,
     });
   }
 
