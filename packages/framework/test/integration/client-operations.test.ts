@@ -42,6 +42,13 @@ describe('FrameworkClient operations on a real server', () => {
     assert.equal(persistent, `${base}/p`);
     assert.match(sequential, /\/s-\d{10}$/);
     assert.match(ephSeq, /\/es-\d{10}$/);
+    // A sequential node named by its parent alone, with and without the Stat (create2).
+    assert.equal(
+      await client.create(`${base}/`, { mode: 'PERSISTENT_SEQUENTIAL' }),
+      `${base}/0000000004`,
+    );
+    const bare = await client.create(`${base}/`, { mode: 'EPHEMERAL_SEQUENTIAL', stat: true });
+    assert.equal(bare.path, `${base}/0000000005`);
     assert.equal((await client.getData(persistent)).data.toString(), 'x');
     assert.equal((await client.exists(ephemeral))?.ephemeralOwner, client.sessionId);
     const other = createFramework({ connectString: server.connectString, logger: silentLogger });
