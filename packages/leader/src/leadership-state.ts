@@ -5,6 +5,7 @@
 import { BehaviorSubject, Subject } from 'rxjs';
 import {
   InvalidArgumentError,
+  type FrameworkClient,
   type Logger,
   type RecipeError,
   type IterableObservable,
@@ -13,7 +14,6 @@ import {
 import {
   checkListener,
   reportRecipeFailure,
-  type FailureReporter,
   describeValue,
 } from '@zkrecipes/framework/recipe-support';
 import type { LeaderTelemetry } from './leader-telemetry.js';
@@ -37,13 +37,13 @@ export class LeadershipState {
     isLeader: new Set(),
     notLeader: new Set(),
   };
-  readonly #client: FailureReporter;
+  readonly #client: FrameworkClient;
   readonly #logger: Logger;
   readonly #telemetry: LeaderTelemetry | undefined;
   #closed = false;
 
   /** `client` is the recipe's: failures go to its `unhandledErrors` (and its log) too. */
-  constructor(client: FailureReporter, logger: Logger, telemetry?: LeaderTelemetry) {
+  constructor(client: FrameworkClient, logger: Logger, telemetry?: LeaderTelemetry) {
     this.#client = client;
     this.#logger = logger;
     this.#telemetry = telemetry;

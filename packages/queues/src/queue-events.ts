@@ -3,8 +3,12 @@
 // client.unhandledErrors (which logs it) and cannot disturb the queue, other listeners, or the
 // process.
 import { Subject } from 'rxjs';
-import { iterableObservable, type IterableObservable } from '@zkrecipes/framework';
-import { reportRecipeFailure, type FailureReporter } from '@zkrecipes/framework/recipe-support';
+import {
+  iterableObservable,
+  type FrameworkClient,
+  type IterableObservable,
+} from '@zkrecipes/framework';
+import { reportRecipeFailure } from '@zkrecipes/framework/recipe-support';
 import type { QueueTelemetry } from './queue-telemetry.js';
 
 /** What happened to an item. `path` is always the item's node path. */
@@ -86,12 +90,12 @@ export class QueueEvents {
   readonly #subject = new Subject<QueueEvent>();
   readonly #events = iterableObservable(this.#subject.asObservable());
   readonly #listeners = new Set<QueueListener>();
-  readonly #client: FailureReporter;
+  readonly #client: FrameworkClient;
   /** The queue's metrics and spans (the consumers' spans are started through it too). */
   readonly telemetry: QueueTelemetry | undefined;
 
   /** `client` is the queue's: a listener's failure goes to its `unhandledErrors` and log. */
-  constructor(client: FailureReporter, telemetry?: QueueTelemetry) {
+  constructor(client: FrameworkClient, telemetry?: QueueTelemetry) {
     this.#client = client;
     this.telemetry = telemetry;
   }

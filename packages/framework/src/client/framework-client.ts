@@ -96,6 +96,8 @@ export const TELEMETRY: unique symbol = Symbol('zkrecipes.telemetry');
 export const WRITE_WITNESSES: unique symbol = Symbol('zkrecipes.write-witnesses');
 /** @internal The key of the client's connection stream (recipe-support's `connectionStreamOf`). */
 export const CONNECTION_STREAM: unique symbol = Symbol('zkrecipes.connection-stream');
+/** @internal The key of the client's failure report (recipe-support's `reportRecipeFailure`). */
+export const REPORT_UNHANDLED: unique symbol = Symbol('zkrecipes.report-unhandled');
 
 // Views made by usingNamespace: they share the root's connection and must not start or close it.
 /**
@@ -166,15 +168,6 @@ export class FrameworkClient {
   }
 
   /**
-   * Reports a failure that has no caller to reject (a recipe's throwing listener, a failed
-   * background read): it is logged at error and published on {@link unhandledErrors}, never
-   * left to become an unhandled rejection.
-   */
-  reportUnhandledError(error: unknown, context: string): void {
-    this.#context.reportUnhandledError(error, context);
-  }
-
-  /**
    * The watch budget and how much of it is in use: a recipe that adds many watches (a cache's
    * data watches) should stop short of it so the watches it cannot do without still fit.
    */
@@ -238,9 +231,9 @@ export class FrameworkClient {
     return this.#context.connectionState.stream;
   }
 
-  /** Aborted when the client closes: recipes stop their background work on it. */
-  get closedSignal(): AbortSignal {
-    return this.#context.closedSignal;
+  /** @internal See `reportRecipeFailure` in recipe-support. */
+  [REPORT_UNHANDLED](error: unknown, context: string): void {
+    this.#context.reportUnhandledError(error, context);
   }
 
   /** The session id in force, undefined before the first connection. */

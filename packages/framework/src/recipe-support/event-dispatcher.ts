@@ -1,10 +1,7 @@
 import { Subject } from 'rxjs';
+import type { FrameworkClient } from '../client/framework-client.js';
 import { iterableObservable, type IterableObservable } from '../streams/iterable-observable.js';
-import {
-  reportRecipeFailure,
-  type FailureReporter,
-  type RecipeError,
-} from './report-recipe-failure.js';
+import { reportRecipeFailure, type RecipeError } from './report-recipe-failure.js';
 
 /**
  * Delivers a recipe's events to its rxjs subscribers and Curator-style listeners so that no
@@ -23,7 +20,7 @@ export class EventDispatcher<E> {
   readonly #errorStream = iterableObservable(this.#errors.asObservable());
   readonly #events: IterableObservable<E>;
   readonly #listeners = new Set<(event: E) => unknown>();
-  readonly #client: FailureReporter;
+  readonly #client: FrameworkClient;
   readonly #listenerName: string;
   #queue: { event: E; toListeners: boolean; toStream: boolean }[] = [];
   #scheduled = false;
@@ -33,7 +30,7 @@ export class EventDispatcher<E> {
    * `subject` is what {@link events} exposes: a BehaviorSubject when the events are states.
    * `client` is the recipe's client: failures go to its `unhandledErrors` and log.
    */
-  constructor(subject: Subject<E>, client: FailureReporter, listenerName: string) {
+  constructor(subject: Subject<E>, client: FrameworkClient, listenerName: string) {
     this.#subject = subject;
     this.#events = iterableObservable(subject.asObservable());
     this.#client = client;

@@ -15,7 +15,7 @@ export { RecipeState } from './recipe-state.js';
 export { EventDispatcher } from './event-dispatcher.js';
 export type { RecipeError } from './report-recipe-failure.js';
 export { reportRecipeFailure } from './report-recipe-failure.js';
-export type { FailureReporter, RecipeErrorSink } from './report-recipe-failure.js';
+export type { RecipeErrorSink } from './report-recipe-failure.js';
 // Also in the main entry point (the type of every stream): how a recipe makes its streams
 // readable with `for await`
 export { iterableObservable } from '../streams/iterable-observable.js';

@@ -1,15 +1,11 @@
+import { REPORT_UNHANDLED, type FrameworkClient } from '../client/framework-client.js';
+
 /** A failure with no caller to reject: a throwing listener, a background read that failed. */
 export interface RecipeError {
   /** What was thrown or rejected, as is. */
   readonly error: unknown;
   /** Where it happened, e.g. 'childEvent listener', 'read /app/services/a'. */
   readonly context: string;
-}
-
-/** The part of a client a recipe reports through (a FrameworkClient or a namespace view). */
-export interface FailureReporter {
-  /** Puts `error` on the client's `unhandledErrors` stream (and its log), with `context`. */
-  reportUnhandledError(error: unknown, context: string): void;
 }
 
 /** Where a recipe publishes its own failures, e.g. the Subject behind its `errors` stream. */
@@ -26,11 +22,11 @@ export interface RecipeErrorSink {
  * stream when the recipe has none or it is closed.
  */
 export function reportRecipeFailure(
-  client: FailureReporter,
+  client: FrameworkClient,
   stream: RecipeErrorSink | undefined,
   error: unknown,
   context: string,
 ): void {
-  client.reportUnhandledError(error, context);
+  client[REPORT_UNHANDLED](error, context);
   stream?.next({ error, context });
 }

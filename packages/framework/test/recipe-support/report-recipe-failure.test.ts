@@ -3,15 +3,16 @@ import { describe, it } from 'node:test';
 import { Subject } from 'rxjs';
 import type { RecipeError } from '../../src/recipe-support/report-recipe-failure.js';
 import { EventDispatcher } from '../../src/recipe-support/event-dispatcher.js';
-import {
-  reportRecipeFailure,
-  type FailureReporter,
-} from '../../src/recipe-support/report-recipe-failure.js';
+import { reportRecipeFailure } from '../../src/recipe-support/report-recipe-failure.js';
+import { REPORT_UNHANDLED, type FrameworkClient } from '../../src/client/framework-client.js';
 
-/** Stands in for the client: records what reached `reportUnhandledError`. */
-function fakeClient(): FailureReporter & { reported: RecipeError[] } {
+/** Stands in for the client: records what reached its failure report. */
+function fakeClient(): FrameworkClient & { reported: RecipeError[] } {
   const reported: RecipeError[] = [];
-  return { reported, reportUnhandledError: (error, context) => reported.push({ error, context }) };
+  const report = (error: unknown, context: string): number => reported.push({ error, context });
+  return { reported, [REPORT_UNHANDLED]: report } as unknown as FrameworkClient & {
+    reported: RecipeError[];
+  };
 }
 
 describe('reportRecipeFailure', () => {
