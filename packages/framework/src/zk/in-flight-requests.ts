@@ -1,5 +1,4 @@
 import { OperationTimeoutError } from '../errors/zookeeper-error-classes.js';
-import { DueSweep } from '../async/due-sweep.js';
 import { onAbort } from '../async/on-abort.js';
 
 /**
@@ -9,12 +8,11 @@ import { onAbort } from '../async/on-abort.js';
  * by itself, and the client's retry loop need not race each attempt against the caller's
  * signal and the close (a promise and two listeners per request).
  *
- * The deadlines share one timer (a DueSweep) and may fire up to a sweep interval late, which
- * costs nothing that matters next to a timer per request on a busy client.
+ * A deadline is a plain unref'd timer: a timer set and cleared per request costs about what a
+ * shared sweep did (docs/benchmarks.md, "Own helpers kept, and why").
  */
 export class InFlightRequests {
   readonly #timeoutMs: number;
-  readonly #sweep: DueSweep;
   /** How to fail each request in flight. */
   readonly #failures = new Set<(error: unknown) => void>();
   /** What failAll failed them with: a request tracked after it fails at once. */
@@ -22,7 +20,6 @@ export class InFlightRequests {
 
   constructor(timeoutMs: number) {
     this.#timeoutMs = timeoutMs;
-    this.#sweep = new DueSweep(Math.max(10, Math.min(250, Math.floor(timeoutMs / 10))));
   }
 
   /**
@@ -39,7 +36,7 @@ export class InFlightRequests {
       const finish = (): boolean => {
         if (settled) return false;
         settled = true;
-        cancelDeadline();
+        clearTimeout(deadline);
         stopListening?.();
         this.#failures.delete(fail);
         return true;
@@ -48,9 +45,10 @@ export class InFlightRequests {
         // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged
         if (finish()) reject(error);
       };
-      const cancelDeadline = this.#sweep.after(this.#timeoutMs, () => {
+      // Unref'd: what waits is an answer on a socket, which keeps the process alive itself.
+      const deadline = setTimeout(() => {
         fail(new OperationTimeoutError({ detail: `no reply within ${this.#timeoutMs} ms` }));
-      });
+      }, this.#timeoutMs).unref();
       this.#failures.add(fail);
       const stopListening =
         signal === undefined ? undefined : onAbort(signal, () => fail(signal.reason));
@@ -65,10 +63,9 @@ export class InFlightRequests {
     });
   }
 
-  /** Fails every request in flight with `error` (the connection closed) and stops the sweep. */
+  /** Fails every request in flight with `error` (the connection closed), clearing their timers. */
   failAll(error: unknown): void {
     this.#closedWith ??= { error };
-    this.#sweep.stop();
     for (const fail of [...this.#failures]) fail(error);
   }
 }
