@@ -10,6 +10,7 @@ import { connect } from './connect.js';
 import { CliError, ExitCode } from './exit-code.js';
 import { printInspection } from './inspect-command.js';
 import { inspectPath } from './inspect-path.js';
+import { onAbort } from '@zkrecipes/framework/recipe-support';
 
 /** Changes closer together than this are printed once. */
 export const WATCH_DEBOUNCE_MS = 100;
@@ -92,7 +93,7 @@ export async function watchCommand(options: CliOptions, io: CliIo): Promise<Exit
     await running;
     await new Promise<void>((resolve) => {
       if (io.signal === undefined || io.signal.aborted) resolve();
-      else io.signal.addEventListener('abort', () => resolve(), { once: true });
+      else onAbort(io.signal, resolve);
     });
     clearTimeout(timer);
     await running;

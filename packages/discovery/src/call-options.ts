@@ -1,6 +1,6 @@
 // The limits of one discovery call: the caller's timeout and signal, and the recipe's close.
 import { ClosedError, OperationTimeoutError } from '@zkrecipes/framework';
-import { checkWaitOptions, Deadline } from '@zkrecipes/framework/recipe-support';
+import { checkWaitOptions, Deadline, untilAborted } from '@zkrecipes/framework/recipe-support';
 
 /** What every waiting call of this package accepts. */
 export interface CallOptions {
@@ -60,25 +60,5 @@ export function raceCallLimits<T>(
   what: string,
   promise: Promise<T>,
 ): Promise<T> {
-  return withCallLimits(
-    options,
-    closing,
-    what,
-    (signal) =>
-      new Promise<T>((resolve, reject) => {
-        const onAbort = (): void => reject(signal.reason as Error);
-        if (signal.aborted) onAbort();
-        signal.addEventListener('abort', onAbort, { once: true });
-        promise.then(
-          (value) => {
-            signal.removeEventListener('abort', onAbort);
-            resolve(value);
-          },
-          (error: Error) => {
-            signal.removeEventListener('abort', onAbort);
-            reject(error);
-          },
-        );
-      }),
-  );
+  return withCallLimits(options, closing, what, (signal) => untilAborted(promise, signal));
 }

@@ -15,6 +15,7 @@ import {
   EventDispatcher,
   positiveIntegerOption,
   describeValue,
+  onAbort,
 } from '@zkrecipes/framework/recipe-support';
 import {
   PathChildrenCache,
@@ -152,15 +153,14 @@ export class ServiceCache<P extends ServicePayload = ServicePayload> {
         ? Promise.resolve()
         : new Promise<void>((resolve, reject) => {
             const done = (): void => {
-              signal.removeEventListener('abort', onAbort);
+              stopListening();
               this.#initializedWaiters.delete(done);
               resolve();
             };
-            const onAbort = (): void => {
+            const stopListening = onAbort(signal, () => {
               this.#initializedWaiters.delete(done);
               reject(signal.reason as Error);
-            };
-            signal.addEventListener('abort', onAbort, { once: true });
+            });
             this.#initializedWaiters.add(done);
           }),
     );

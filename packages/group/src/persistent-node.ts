@@ -27,6 +27,7 @@ import {
   connectionStreamOf,
   checkWaitOptions,
   describeValue,
+  onAbort,
 } from '@zkrecipes/framework/recipe-support';
 import { RecipeState, type RecipeError } from '@zkrecipes/caches';
 import { NodeKeeper } from './node-keeper.js';
@@ -238,13 +239,13 @@ export class PersistentNode {
     return new Promise<boolean>((resolve) => {
       const finish = (created: boolean): void => {
         clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
+        stopListening?.();
         this.#initialWaiters.delete(finish);
         resolve(created);
       };
-      const onAbort = (): void => finish(false);
-      const timer = timeoutMs === undefined ? undefined : setTimeout(onAbort, timeoutMs);
-      signal?.addEventListener('abort', onAbort, { once: true });
+      const giveUp = (): void => finish(false);
+      const timer = timeoutMs === undefined ? undefined : setTimeout(giveUp, timeoutMs);
+      const stopListening = signal && onAbort(signal, giveUp);
       this.#initialWaiters.add(finish);
     });
   }

@@ -16,6 +16,7 @@ import {
   RecipeState,
   type RecipeError,
   type WaitLimitOptions,
+  onAbort,
 } from '@zkrecipes/framework/recipe-support';
 import type { LockHold } from '@zkrecipes/locks';
 import { GroupMember } from './group-member.js';
@@ -179,16 +180,15 @@ export class SetPartitioner {
     return new Promise<boolean>((resolve) => {
       let done = false;
       let timer: NodeJS.Timeout | undefined;
-      const state: { subscription?: Subscription } = {};
+      const state: { subscription?: Subscription; stopListening?: () => void } = {};
       const finish = (value: boolean): void => {
         if (done) return;
         done = true;
         clearTimeout(timer);
-        signal?.removeEventListener('abort', aborted);
+        state.stopListening?.();
         state.subscription?.unsubscribe();
         resolve(value);
       };
-      const aborted = (): void => finish(false);
       const subscription = this.#subject.subscribe({
         next: (state) => {
           if (state === SetPartitionerState.ACQUIRED) finish(true);
@@ -202,7 +202,7 @@ export class SetPartitioner {
       }
       state.subscription = subscription;
       if (signal?.aborted === true) return finish(false);
-      signal?.addEventListener('abort', aborted, { once: true });
+      if (signal !== undefined) state.stopListening = onAbort(signal, () => finish(false));
       if (timeoutMs !== undefined) timer = setTimeout(() => finish(false), timeoutMs);
     });
   }
@@ -277,7 +277,7 @@ export class SetPartitioner {
       this.#setState(SetPartitionerState.ACQUIRED);
       await new Promise<void>((resolve) => {
         if (phase.signal.aborted) resolve();
-        else phase.signal.addEventListener('abort', () => resolve(), { once: true });
+        else onAbort(phase.signal, resolve);
       });
       if (this.#ended) return;
       const released = new Promise<void>((resolve) => (this.#releaseRequested = resolve));
@@ -302,9 +302,7 @@ export class SetPartitioner {
       try {
         if (!this.#viewLoaded) {
           await new Promise<void>((_, reject) => {
-            phase.signal.addEventListener('abort', () => reject(new Error('changed')), {
-              once: true,
-            });
+            onAbort(phase.signal, () => reject(new Error('changed')));
           });
         }
         // Unchanged for timeBoundaryMs since the last change, however long the release took.

@@ -28,6 +28,7 @@ import {
   checkWaitOptions,
   untilFirstConnection,
   type ConnectionStream,
+  onAbort,
 } from '@zkrecipes/framework/recipe-support';
 import { sortParticipants } from '@zkrecipes/locks';
 import { checkConcurrency, checkId } from './check-options.js';
@@ -287,11 +288,10 @@ export class LeaderLatch {
     const stopStates = this.#connection.onState((state) => this.#onState(state));
     // A closed client ends the session, and leadership with it (it sends no state for that).
     const { closedSignal } = this.#connection;
-    const onClientClosed = (): void => this.#leadership.set(false);
-    closedSignal.addEventListener('abort', onClientClosed, { once: true });
+    const stopClosed = onAbort(closedSignal, () => this.#leadership.set(false));
     this.#stopListening = () => {
       stopStates();
-      closedSignal.removeEventListener('abort', onClientClosed);
+      stopClosed();
     };
     this.#request('reset');
     return Promise.resolve();

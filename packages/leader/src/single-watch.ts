@@ -2,7 +2,7 @@
 // leads. Setting a watch on another node silences the previous one (the wire client cannot
 // remove a watch from the server; a silenced one fires into nothing).
 import { isNoNode, type FrameworkClient, type Stat, type WatchedEvent } from '@zkrecipes/framework';
-import { withdraw } from '@zkrecipes/framework/recipe-support';
+import { onAbort, WITHDRAWN } from '@zkrecipes/framework/recipe-support';
 
 /** Reads nodes with a watch, keeping only the latest watch alive. */
 export class SingleWatch {
@@ -19,7 +19,7 @@ export class SingleWatch {
     this.#client = client;
     this.#closed = closed;
     this.#onFire = onFire;
-    closed.addEventListener('abort', () => this.silence(), { once: true });
+    onAbort(closed, () => this.silence());
   }
 
   /**
@@ -58,7 +58,7 @@ export class SingleWatch {
 
   /** Silences the live watch, if any (its read, if still out, rejects). */
   silence(): void {
-    if (this.#current !== undefined) withdraw(this.#current.silence);
+    if (this.#current !== undefined) this.#current.silence.abort(WITHDRAWN);
     this.#current = undefined;
   }
 }

@@ -10,6 +10,7 @@ import {
   SessionExpiredError,
 } from '@zkrecipes/framework';
 import type { ConnectionStream, LossCause } from '@zkrecipes/framework/recipe-support';
+import { onAbort } from '@zkrecipes/framework/recipe-support';
 
 /** The abort reason a hold's `lost` signal carries for `cause`. */
 export function lossReason(cause: LossCause, path: string): Error {
@@ -71,8 +72,7 @@ export class HoldValidity {
         follow();
         return () => {};
       }
-      signal.addEventListener('abort', follow, { once: true });
-      return () => signal.removeEventListener('abort', follow);
+      return onAbort(signal, follow);
     }
     return this.#whenLost(listener);
   }

@@ -4,7 +4,6 @@ import { isClosed, isRetryable, type FrameworkClient, type Logger } from '@zkrec
 import {
   connectionStreamOf,
   deleteOwnNode,
-  DueSweep,
   OWN_NODE_ANSWER_WAIT_MS,
   onAbort,
   reportRecipeFailure,
@@ -27,22 +26,22 @@ export function releaseOwnNode(client: FrameworkClient, path: string): Promise<v
   const connection = connectionStreamOf(client).connectionSignal();
   const deleting = client.delete(path, { guaranteed: true, quietly: true });
   // One promise settled by whichever comes first: the answer, the connection going (the delete
-  // goes on), or OWN_NODE_ANSWER_WAIT_MS passing (up to a sweep later). A paused server or a
-  // silent link reads as connected until the liveness check gives up on it, so the answer is
-  // awaited that long at most, then the delete goes on alone. One promise, no race and no
-  // timer of its own: this is on every release's way to the wire and back.
+  // goes on), or OWN_NODE_ANSWER_WAIT_MS passing. A paused server or a silent link reads as
+  // connected until the liveness check gives up on it, so the answer is awaited that long at
+  // most, then the delete goes on alone. One promise and no race: this is on every release's
+  // way to the wire and back.
   return new Promise<void>((resolve, reject) => {
     let waiting = true;
     const stop = (): boolean => {
       if (!waiting) return false;
       waiting = false;
-      cancelWait();
+      clearTimeout(answerWait);
       stopListening();
       return true;
     };
-    const cancelWait = answerWaits.after(OWN_NODE_ANSWER_WAIT_MS, () => {
+    const answerWait = setTimeout(() => {
       if (stop()) resolve();
-    });
+    }, OWN_NODE_ANSWER_WAIT_MS).unref();
     const stopListening = connection.aborted
       ? (): void => {}
       : onAbort(connection, () => {
@@ -67,9 +66,6 @@ export function releaseOwnNode(client: FrameworkClient, path: string): Promise<v
     );
   });
 }
-
-/** The releases waiting for their answers, on one timer (checked every 50 ms). */
-const answerWaits = new DueSweep(50);
 
 /**
  * Routes a failed delete of our node that nobody else hears of: a connection problem needs

@@ -11,7 +11,7 @@ import {
 } from '@zkrecipes/framework';
 import type { QueueObserver } from './lock-internals.js';
 import { WATCH_CHILDREN } from './lock-driver.js';
-import { WakeWait, withdraw, type ConnectionStream } from '@zkrecipes/framework/recipe-support';
+import { WakeWait, WITHDRAWN, type ConnectionStream } from '@zkrecipes/framework/recipe-support';
 
 /** One look at the queue. */
 export interface Listing {
@@ -174,6 +174,6 @@ export class QueueWatch implements Disposable {
 
   [Symbol.dispose](): void {
     this.#waiting?.delete(this);
-    if (this.#silence !== undefined) withdraw(this.#silence);
+    if (this.#silence !== undefined) this.#silence.abort(WITHDRAWN);
   }
 }

@@ -8,7 +8,7 @@ import {
   WatchEventType,
   type WatchedEvent,
 } from '@zkrecipes/framework';
-import { reportRecipeFailure, withdraw } from '@zkrecipes/framework/recipe-support';
+import { reportRecipeFailure, WITHDRAWN } from '@zkrecipes/framework/recipe-support';
 import { REVOKE_MESSAGE } from './revoker.js';
 
 /**
@@ -40,7 +40,7 @@ export class RevocationWatch {
 
   /** Silences every watch set so far (Curator's `removeWatchers` on release). */
   stop(): void {
-    withdraw(this.#controller);
+    this.#controller.abort(WITHDRAWN);
     this.#controller = new AbortController();
   }
 

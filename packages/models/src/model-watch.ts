@@ -5,7 +5,7 @@ import {
   type IterableObservable,
   type Stat,
 } from '@zkrecipes/framework';
-import { reportRecipeFailure } from '@zkrecipes/framework/recipe-support';
+import { onAbort, reportRecipeFailure } from '@zkrecipes/framework/recipe-support';
 import { NodeCache, type ChildData } from '@zkrecipes/caches';
 import type { ModelCodec } from './model-codec.js';
 import type { ModelDataError } from './model-data-error.js';
@@ -66,7 +66,8 @@ export function watchModel<S extends StandardSchemaV1>(
       // Decoding may be asynchronous (a schema's validate): one at a time keeps the order.
       let queue = Promise.resolve();
       let changes: Subscription | undefined;
-      const onAbort = (): void => subscriber.complete();
+      let stopListening: (() => void) | undefined;
+      const onAborted = (): void => subscriber.complete();
       const deliver = (node: ChildData | undefined): void => {
         queue = queue
           .then(() => toEvent(node))
@@ -77,7 +78,7 @@ export function watchModel<S extends StandardSchemaV1>(
       };
       if (signal?.aborted) subscriber.complete();
       else {
-        signal?.addEventListener('abort', onAbort, { once: true });
+        stopListening = signal && onAbort(signal, onAborted);
         // Read before subscribing (the cache replays its latest value), so that the first
         // event is the node as it is, not the "nothing read yet" it starts from.
         cache.start({ buildInitial: true }).then(
@@ -88,7 +89,7 @@ export function watchModel<S extends StandardSchemaV1>(
         );
       }
       return () => {
-        signal?.removeEventListener('abort', onAbort);
+        stopListening?.();
         changes?.unsubscribe();
         void cache.close();
       };

@@ -1,3 +1,4 @@
+// Kept over timers/promises setTimeout: docs/benchmarks.md "Own helpers kept, and why".
 // The default sleep of the retry loop: a timer that an AbortSignal cancels at once.
 import { onAbort } from './on-abort.js';
 

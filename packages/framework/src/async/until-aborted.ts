@@ -1,3 +1,4 @@
+// Kept over a race with events.once: docs/benchmarks.md "Own helpers kept, and why".
 import { onAnyAbort } from './on-abort.js';
 
 /**

@@ -10,6 +10,7 @@ import { BoundedExponentialBackoffRetry } from '../retry/bounded-exponential-bac
 import type { RetryPolicy } from '../retry/retry-policy.js';
 import { ConnectionState, type ConnectionStateChange } from '../state/connection-state.js';
 import type { ZooKeeperOperations } from '../zk/zookeeper-operations.js';
+import { onAbort } from '../async/on-abort.js';
 
 /** Background work the queue keeps trying: all on server paths (namespace applied). */
 export type GuaranteedDeleteTask =
@@ -86,7 +87,7 @@ export class GuaranteedDeleteQueue {
       }
     });
     if (options.closedSignal.aborted) this.#close();
-    else options.closedSignal.addEventListener('abort', () => this.#close(), { once: true });
+    else onAbort(options.closedSignal, () => this.#close());
   }
 
   /** Tasks not yet done. */

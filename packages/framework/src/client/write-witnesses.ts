@@ -4,6 +4,7 @@ import { isNodeExists, isNoNode } from '../errors/predicates.js';
 import { joinPath } from '../paths/zk-paths.js';
 import type { Acl } from '../zk/zookeeper-types.js';
 import type { ZooKeeperOperations } from '../zk/zookeeper-operations.js';
+import { onAbort } from '../async/on-abort.js';
 
 /**
  * One witness: an ephemeral node of one session that an idempotent write carries in its own
@@ -155,7 +156,7 @@ export class WriteWitnesses {
   #wake(signal: AbortSignal | undefined): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const wake = (): void => {
-        signal?.removeEventListener('abort', abort);
+        stopListening?.();
         resolve();
       };
       const abort = (): void => {
@@ -167,7 +168,7 @@ export class WriteWitnesses {
         abort();
         return;
       }
-      signal?.addEventListener('abort', abort, { once: true });
+      const stopListening = signal && onAbort(signal, abort);
       this.#waiting.push(wake);
     });
   }

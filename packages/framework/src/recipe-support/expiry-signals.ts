@@ -1,3 +1,4 @@
+// Kept over AbortSignal.timeout: docs/benchmarks.md "Own helpers kept, and why".
 // The signals that abort when a call's time runs out. Making an AbortSignal and its timer costs
 // more than the rest of an uncontended lock acquire's own work (measured: the largest single
 // cost between a reply and the next request), and a busy service starts many calls with the

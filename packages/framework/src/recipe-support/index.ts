@@ -23,7 +23,7 @@ export type { IterableObservable } from '../streams/iterable-observable.js';
 
 // Waiting: a watch, a deadline, a call's limits, the connection
 export { Wake } from './wake.js';
-export { WITHDRAWN, withdraw } from './withdrawn.js';
+export { WITHDRAWN } from './withdrawn.js';
 export { deadlineOf, TIMED_OUT, WakeWait, waitForWake } from './wait-for-wake.js';
 export type { WaitForWakeDeadlineOptions, WaitForWakeOptions } from './wait-for-wake.js';
 export { RearmableWatch } from './rearmable-watch.js';
@@ -48,8 +48,6 @@ export { BackgroundRetry } from '../retry/background-retry.js';
 export type { BackgroundRetryOptions } from '../retry/background-retry.js';
 // A listener on a signal that many waits share, without Node's per-listener cost and warning
 export { onAbort } from '../async/on-abort.js';
-// Many deadlines on one timer (a release's wait for its answer)
-export { DueSweep } from '../async/due-sweep.js';
 // A sleep and a race that end when a signal aborts
 export { abortableSleep } from '../async/abortable-sleep.js';
 export type { AbortableSleepOptions } from '../async/abortable-sleep.js';

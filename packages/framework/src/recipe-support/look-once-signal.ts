@@ -1,3 +1,4 @@
+// Kept over AbortSignal.any + timeout: docs/benchmarks.md "Own helpers kept, and why".
 // The signal of a look-once call (a timeout of 0): it never waits for a change, but its
 // requests still need an end. A connection that goes answers like a timeout; so does one that
 // reads as up but does not answer (a paused server, a silent link), which the liveness check

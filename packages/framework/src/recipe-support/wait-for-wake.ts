@@ -1,3 +1,4 @@
+// Kept over events.once/addEventListener: docs/benchmarks.md "Own helpers kept, and why".
 // The one wait of the recipes: until a wake (a watch firing, a promise settling), the deadline
 // or the caller's signal, or the client's close. Close semantics, the same for every caller: a
 // closed client never fires a watch again, so its close rejects the wait with ClosedError (as

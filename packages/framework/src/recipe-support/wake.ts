@@ -1,9 +1,10 @@
+// Kept over AbortSignal.any: docs/benchmarks.md "Own helpers kept, and why".
 // Waiting on a one-shot ZooKeeper watch with a deadline, an AbortSignal and the client's
 // lifetime. Many recipe waits are "read with a watch, then wait for the watch (or give up)",
 // so that shape lives here once, for every recipe package; the wait itself is waitForWake.
 import { onAbort } from '../async/on-abort.js';
 import type { WatchedEvent } from '../zk/zookeeper-types.js';
-import { withdraw } from './withdrawn.js';
+import { WITHDRAWN } from './withdrawn.js';
 
 /**
  * A one-shot wake-up: pass `watch` and `signalWith(callSignal)` to a read, then wait on
@@ -61,7 +62,7 @@ export class Wake {
     this.#stopForwarding();
     if (this.#done) return; // a watch that fired has already left the framework's books
     this.#done = true;
-    if (this.#controller !== undefined) withdraw(this.#controller);
+    if (this.#controller !== undefined) this.#controller.abort(WITHDRAWN);
   }
 
   #stopForwarding(): void {

@@ -12,6 +12,7 @@ import {
 import { ConnectionStateMachine } from './connection-state-machine.js';
 import { ConnectionStream } from './connection-stream.js';
 import { FirstConnection, type FirstConnectionWaitOptions } from './first-connection.js';
+import { onAbort } from '../async/on-abort.js';
 
 /** What {@link ConnectionStateManager} is made from; createFramework gives it. */
 export interface ConnectionStateManagerOptions {
@@ -148,18 +149,20 @@ export class ConnectionStateManager implements ClientConnectionState {
       const stop = (): void => {
         clearTimeout(timer);
         subscription.unsubscribe();
-        this.#closing.removeEventListener('abort', onClose);
-        signal?.removeEventListener('abort', onAbort);
+        stopClose();
+        stopAbort?.();
       };
       const finish = (value: boolean): void => {
         stop();
         resolve(value);
       };
       const onClose = (): void => finish(false);
-      const onAbort = (): void => {
+      const onAborted = (): void => {
         stop();
         reject(signal?.reason as Error);
       };
+      const stopClose = onAbort(this.#closing, onClose);
+      const stopAbort = signal && onAbort(signal, onAborted);
       const timer =
         timeoutMs === undefined ? undefined : setTimeout(() => finish(false), timeoutMs);
       const subscription = this.#machine.changes.subscribe((change) => {
@@ -169,8 +172,6 @@ export class ConnectionStateManager implements ClientConnectionState {
           finish(false);
         }
       });
-      this.#closing.addEventListener('abort', onClose, { once: true });
-      signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 

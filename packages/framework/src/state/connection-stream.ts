@@ -17,6 +17,7 @@ import {
   type ConnectionStateChange,
   type ErrorPolicy,
 } from './connection-state.js';
+import { onAbort } from '../async/on-abort.js';
 
 /** What made a hold doubtful: the connection state, or the client's close. */
 export type LossCause = 'SUSPENDED' | 'LOST' | 'CLOSED';
@@ -68,7 +69,7 @@ export class ConnectionStream {
       this.#closed.abort(new ClosedError({ detail: 'the client closed' }));
     };
     if (sources.closing.aborted) onClose();
-    else sources.closing.addEventListener('abort', onClose, { once: true });
+    else onAbort(sources.closing, onClose);
     sources.changes.subscribe({
       next: ({ state }) => {
         if (!isConnectedState(state)) this.#dropConnection();

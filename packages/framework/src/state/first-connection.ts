@@ -9,6 +9,7 @@
 import type { Observable } from 'rxjs';
 import { ClosedError, IllegalStateError } from '../errors/zookeeper-error-classes.js';
 import { isConnectedState, type ConnectionStateChange } from './connection-state.js';
+import { onAbort } from '../async/on-abort.js';
 
 /** What a {@link FirstConnection} follows (wired by createFramework). */
 export interface FirstConnectionSources {
@@ -53,7 +54,7 @@ export class FirstConnection {
     sources.attemptFailures?.subscribe(() => {
       if (!this.#done) this.#wakeAll();
     });
-    sources.closing.addEventListener('abort', () => this.#wakeAll(), { once: true });
+    onAbort(sources.closing, () => this.#wakeAll());
   }
 
   /** True once the client has been connected. */
@@ -75,7 +76,7 @@ export class FirstConnection {
       const finish = (error?: Error): void => {
         clearTimeout(timer);
         this.#wakes.delete(look);
-        signal?.removeEventListener('abort', onAbort);
+        stopListening?.();
         if (error === undefined) resolve();
         else reject(error);
       };
@@ -84,11 +85,10 @@ export class FirstConnection {
         if (error !== undefined) finish(error);
         else if (this.#done) finish();
       };
-      const onAbort = (): void => finish(signal?.reason as Error);
       const timer = setTimeout(() => finish(this.#sources.notConnected(timeoutMs)), timeoutMs);
       this.#wakes.add(look);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      if (signal?.aborted === true) onAbort();
+      const stopListening = signal && onAbort(signal, () => finish(signal.reason as Error));
+      if (signal?.aborted === true) finish(signal.reason as Error);
       else look();
     });
   }

@@ -1,5 +1,4 @@
 import { OperationTimeoutError } from '../errors/zookeeper-error-classes.js';
-import { DueSweep } from '../async/due-sweep.js';
 import { onAbort } from '../async/on-abort.js';
 import type { ReplySettler } from './nzc-adapter.js';
 
@@ -9,20 +8,15 @@ import type { ReplySettler } from './nzc-adapter.js';
  * the signal's reason), or when the connection closes (`failAll`). So a request ends on time
  * by itself, and the client's retry loop need not race each attempt against the caller's
  * signal and the close (a promise and two listeners per request).
- *
- * The deadlines share one timer (a DueSweep) and may fire up to a sweep interval late, which
- * costs nothing that matters next to a timer per request on a busy client.
  */
 export class InFlightRequests {
   readonly #timeoutMs: number;
-  readonly #sweep: DueSweep;
   readonly #inFlight = new Set<Failing>();
   /** What failAll failed them with: a request tracked after it fails at once. */
   #closedWith: { readonly error: unknown } | undefined;
 
   constructor(timeoutMs: number) {
     this.#timeoutMs = timeoutMs;
-    this.#sweep = new DueSweep(Math.max(10, Math.min(250, Math.floor(timeoutMs / 10))));
   }
 
   /**
@@ -35,9 +29,10 @@ export class InFlightRequests {
     failureOf: (error: unknown) => unknown,
   ): InFlightRequest<T> {
     const request = new InFlightRequest<T>(this.#inFlight, failureOf);
-    request.cancelDeadline = this.#sweep.after(this.#timeoutMs, () => {
+    // Unref'd: what waits is an answer on a socket, which keeps the process alive itself.
+    request.deadline = setTimeout(() => {
       request.fail(new OperationTimeoutError({ detail: `no reply within ${this.#timeoutMs} ms` }));
-    });
+    }, this.#timeoutMs).unref();
     this.#inFlight.add(request);
     if (signal !== undefined) {
       request.stopListening = onAbort(signal, () => request.fail(signal.reason));
@@ -47,10 +42,9 @@ export class InFlightRequests {
     return request;
   }
 
-  /** Fails every request in flight with `error` (the connection closed) and stops the sweep. */
+  /** Fails every request in flight with `error` (the connection closed), clearing their timers. */
   failAll(error: unknown): void {
     this.#closedWith ??= { error };
-    this.#sweep.stop();
     for (const request of [...this.#inFlight]) request.fail(error);
   }
 }
@@ -63,7 +57,7 @@ interface Failing {
 /** One request sent and not answered yet; its promise settles once. */
 export class InFlightRequest<T> implements ReplySettler<T> {
   readonly promise: Promise<T>;
-  cancelDeadline: (() => void) | undefined;
+  deadline: NodeJS.Timeout | undefined;
   stopListening: (() => void) | undefined;
   readonly #inFlight: Set<Failing>;
   readonly #failureOf: (error: unknown) => unknown;
@@ -98,7 +92,7 @@ export class InFlightRequest<T> implements ReplySettler<T> {
   #finish(): boolean {
     if (this.#settled) return false;
     this.#settled = true;
-    this.cancelDeadline?.();
+    clearTimeout(this.deadline);
     this.stopListening?.();
     this.#inFlight.delete(this);
     return true;

@@ -46,9 +46,9 @@ describe('InFlightRequests', () => {
     inFlight.failAll(new ClosedError());
   });
 
-  it('an overdue request rejects with OperationTimeoutError, a sweep late at most', async () => {
-    const inFlight = new InFlightRequests(100); // sweeps every 10 ms
-    // The sweep does not keep a process alive (a socket waiting for the answer does).
+  it('an overdue request rejects with OperationTimeoutError on time', async () => {
+    const inFlight = new InFlightRequests(100);
+    // The deadline's timer does not keep a process alive (a socket waiting for the answer does).
     const keepAlive = setTimeout(() => undefined, 1_000);
     const startMs = performance.now();
     await assert.rejects(
