@@ -188,8 +188,11 @@ export class DistributedDoubleBarrier {
         creating,
         client.getChildren(this.#path, { signal }),
       ]);
-      // NODE_EXISTS: a retried create whose first attempt went through (the UUID is ours).
-      if (created.status === 'rejected' && !isNodeExists(created.reason)) throw created.reason;
+      // The node exists (OutcomeUnknownError after a lost reply): the first attempt went
+      // through, for the UUID in its name is ours.
+      const mine = (error: unknown): boolean =>
+        isNodeExists(error) || isOutcomeUnknown(error, 'NODE_EXISTS');
+      if (created.status === 'rejected' && !mine(created.reason)) throw created.reason;
       this.#sessionId = client.sessionId;
       if (ready.status === 'rejected') throw ready.reason;
       if (ready.value !== null) return true;

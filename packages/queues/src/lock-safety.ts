@@ -16,6 +16,7 @@ import {
   type FrameworkClient,
   isNodeExists,
   isNoNode,
+  isOutcomeUnknown,
   isRetryable,
   joinPath,
   type Logger,
@@ -336,8 +337,9 @@ export class LockSafety {
         .then(
           () => undefined,
           (error: unknown) => {
-            // A retried create whose first attempt went through: the node is ours.
-            if (isNodeExists(error)) return;
+            // A retried create whose first attempt went through (OutcomeUnknownError after a
+            // lost reply): the node is ours, its name this instance's alone.
+            if (isNodeExists(error) || isOutcomeUnknown(error, 'NODE_EXISTS')) return;
             this.#forgetPresence(path);
             throw error;
           },

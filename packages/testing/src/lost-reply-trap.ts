@@ -24,6 +24,8 @@ export interface LoseReplyOptions {
   readonly ops?: readonly (number | string)[];
   /** Only a request whose path starts with this prefix (server path, chroot included); a multi matches when one of its ops' paths does. Optional. */
   readonly pathPrefix?: string;
+  /** How many matching requests to let through first (their replies arrive). Default 0. */
+  readonly skip?: number;
   /** How long after dropping the reply the connection is reset (both sides see ECONNRESET). Default 15. */
   readonly resetAfterMs?: number;
   /** Aborting disarms the mode and rejects the promise with the signal's reason. */
@@ -54,6 +56,7 @@ export class LostReplyTrap implements FrameTap {
   readonly #ops: ReadonlySet<number>;
   readonly #pathPrefix: string | undefined;
   readonly #resetAfterMs: number;
+  #toSkip: number;
   readonly #signal: AbortSignal | undefined;
   readonly #onAbort = (): void => this.cancel(this.#signal?.reason);
   readonly #onDone: (trap: LostReplyTrap) => void;
@@ -67,6 +70,12 @@ export class LostReplyTrap implements FrameTap {
     this.#resetAfterMs = options.resetAfterMs ?? 15;
     if (!Number.isFinite(this.#resetAfterMs) || this.#resetAfterMs < 0) {
       throw new Error(`FaultProxy.loseReply: resetAfterMs must be >= 0, got ${this.#resetAfterMs}`);
+    }
+    this.#toSkip = options.skip ?? 0;
+    if (!Number.isInteger(this.#toSkip) || this.#toSkip < 0) {
+      throw new Error(
+        `FaultProxy.loseReply: skip must be a whole number >= 0, got ${this.#toSkip}`,
+      );
     }
     this.#onDone = onDone;
     this.promise = new Promise<LostReply>((resolve, reject) => {
@@ -90,6 +99,10 @@ export class LostReplyTrap implements FrameTap {
     if (request === undefined || request.xid < 0 || !this.#ops.has(request.opCode)) return;
     const prefix = this.#pathPrefix;
     if (prefix !== undefined && !request.paths.some((path) => path.startsWith(prefix))) return;
+    if (this.#toSkip > 0) {
+      this.#toSkip -= 1;
+      return;
+    }
     this.#state = { type: 'PICKED', connection, request };
   }
 

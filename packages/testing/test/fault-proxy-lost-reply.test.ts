@@ -93,6 +93,20 @@ describe('FaultProxy.loseReply', () => {
     );
   });
 
+  it('skip lets that many matching requests through first, then loses the next one; a bad skip throws', async () => {
+    const session = await connect();
+    const base = uniquePath('lost-skip');
+    const lost = proxy.loseReply({ ops: ['create'], pathPrefix: base, skip: 2 });
+    assert.equal(await session.create(base), base);
+    assert.equal(await session.create(`${base}/a`), `${base}/a`);
+    await assert.rejects(session.create(`${base}/b`), CONNECTION_LOSS);
+    assert.equal((await lost).path, `${base}/b`);
+    assert.equal(await observer.exists(`${base}/b`), true);
+    for (const skip of [-1, 1.5, Number.NaN]) {
+      assert.throws(() => proxy.loseReply({ skip }), /skip must be a whole number/);
+    }
+  });
+
   it('nothing the server sends after the lost reply reaches the client: a later reply, a watch event', async () => {
     const session = await connect();
     const path = uniquePath('lost-after');

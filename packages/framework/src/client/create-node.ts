@@ -232,8 +232,11 @@ async function createOnce(
       stat: undefined,
     };
   } catch (error) {
+    // A retry after a lost reply that meets the node cannot tell whose create made it: another
+    // creator's very same bytes, or another call of this session, look just like ours. Only a
+    // protected name (found before this send) or `idempotent: true` answers exactly.
     if (!write.ambiguous || !isNodeExists(error) || request.protectedId !== undefined) throw error;
-    return existingNodeOfOurs(deps, request, path, error);
+    throw new OutcomeUnknownError({ operation: 'create', path, answer: error });
   }
 }
 
@@ -254,39 +257,6 @@ async function createWithWitness(
   if (stat === null)
     throw new NoNodeError({ path: created, detail: 'deleted right after its create' });
   return { path: created, stat };
-}
-
-/**
- * A create retried after a lost reply met NODE_EXISTS: the node may be the first attempt's.
- * An ephemeral is ours exactly when this session owns it. A persistent node is taken as ours
- * when it still has the data we sent and was never written (version 0), and as another's when
- * it was never written and holds other data; written since, nothing tells (OutcomeUnknownError).
- * Another creator with the very same bytes cannot be told apart: `idempotent: true` can.
- */
-async function existingNodeOfOurs(
-  deps: CreateDeps,
-  request: CreateRequest,
-  path: string,
-  conflict: unknown,
-): Promise<CreatedNode> {
-  let read: { data: Buffer; stat: Stat };
-  try {
-    read = await deps.ops.getData(path, undefined, request.signal);
-  } catch (error) {
-    if (!isNoNode(error)) throw error;
-    throw new OutcomeUnknownError({ operation: 'create', path, answer: conflict });
-  }
-  const { data, stat } = read;
-  const ours = { path, stat: request.withStat ? stat : undefined };
-  if (request.mode.startsWith('EPHEMERAL')) {
-    if (stat.ephemeralOwner === deps.currentSessionId()) return ours;
-    throw conflict;
-  }
-  if (stat.ephemeralOwner !== 0n || (stat.version === 0 && !data.equals(request.data))) {
-    throw conflict;
-  }
-  if (stat.version === 0) return ours;
-  throw new OutcomeUnknownError({ operation: 'create', path, answer: conflict });
 }
 
 async function findOurProtectedNode(

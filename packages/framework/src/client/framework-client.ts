@@ -459,9 +459,13 @@ export class FrameworkClient {
         signal,
       );
     } catch (error) {
-      // A retry that finds no node after a lost reply cannot tell whose delete that was.
-      if (write instanceof WriteAmbiguity && write.ambiguous && isNoNode(error)) {
-        throw new OutcomeUnknownError({ operation: 'delete', path: serverPath, answer: error });
+      // After a lost reply, no node is what an unversioned delete wants, whoever deleted it (as
+      // Curator's guaranteed delete); a versioned one cannot tell whose delete that was.
+      if (write instanceof WriteAmbiguity && write.ambiguous) {
+        if (isNoNode(error) && version === -1) return;
+        if (isNoNode(error) || isBadVersion(error)) {
+          throw new OutcomeUnknownError({ operation: 'delete', path: serverPath, answer: error });
+        }
       }
       // Given up on (a lost connection, or an abort before or after it was sent): a guaranteed
       // delete goes on in the background until the node is gone.

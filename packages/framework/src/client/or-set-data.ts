@@ -1,13 +1,12 @@
 // Curator's `create().orSetData(version)`: the create met an existing node, so its data is set
-// instead, on condition of `version` (-1: any), with answers that hold when a reply is lost.
-import type { Buffer } from 'node:buffer';
+// instead, on condition of `version` (-1: any); after a lost reply a conflict is
+// OutcomeUnknownError, never a guess (docs/architecture.md, "Retries and lost replies").
 import { validateVersion } from '../checks/validate-number.js';
 import { describeValue } from '../errors/describe-value.js';
 import { OutcomeUnknownError } from '../errors/outcome-unknown-error.js';
 import { isBadVersion, isNoNode } from '../errors/predicates.js';
 import { InvalidArgumentError } from '../errors/zookeeper-error-classes.js';
 import type { Stat } from '../zk/zookeeper-types.js';
-import type { ZooKeeperOperations } from '../zk/zookeeper-operations.js';
 import type { CreateDeps, CreateRequest } from './create-node.js';
 import { IdempotentWrite } from './idempotent-write.js';
 import { statAfterLostReply } from './lost-reply-results.js';
@@ -34,7 +33,7 @@ export function checkOrSetData(value: unknown): number | undefined {
 
 /**
  * Sets the existing node's data on condition of `version`: through the call's witness with
- * `idempotent`, else as one attempt whose conflict after a lost reply is looked into.
+ * `idempotent`, else as one attempt whose conflict after a lost reply is OutcomeUnknownError.
  */
 export async function setExistingData(
   deps: CreateDeps,
@@ -52,32 +51,10 @@ export async function setExistingData(
   try {
     return await write.attempt(ops.setData(path, data, version, signal));
   } catch (error) {
+    // After a lost reply (of this setData or of the create before it) the conflict may be of
+    // our own making: another writer's very same bytes cannot be told from ours, so nothing
+    // the node holds is taken as an answer (`idempotent: true` answers exactly).
     if (!write.ambiguous || !(isBadVersion(error) || isNoNode(error))) throw error;
-    if (version >= 0 && isBadVersion(error)) {
-      const ours = await ownWrite(ops, path, data, version, signal);
-      if (ours !== undefined) return ours;
-    }
     throw new OutcomeUnknownError({ operation: 'create', path, answer: error });
-  }
-}
-
-/**
- * A versioned setData retried after a lost reply met BAD_VERSION: the node one version past
- * `version` and holding our data is taken as our write (another writer of the very same bytes
- * cannot be told apart; `idempotent: true` can). Undefined when it is not.
- */
-async function ownWrite(
-  ops: ZooKeeperOperations,
-  path: string,
-  data: Buffer,
-  version: number,
-  signal: AbortSignal | undefined,
-): Promise<Stat | undefined> {
-  try {
-    const read = await ops.getData(path, undefined, signal);
-    return read.stat.version === version + 1 && read.data.equals(data) ? read.stat : undefined;
-  } catch (error) {
-    if (isNoNode(error)) return undefined;
-    throw error;
   }
 }

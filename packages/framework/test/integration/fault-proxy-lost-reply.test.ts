@@ -88,9 +88,10 @@ describe('FaultProxy.loseReply under the framework client', () => {
     await client.delete(`${base}/other/child`);
     assert.equal(settled, false, 'nothing was picked yet');
     assert.deepEqual(events, []);
-    // The create was applied; the retry finds the node, never written and with our (empty)
-    // data: it is taken as this call's own.
-    assert.equal(await client.create(`${base}/pick`), `${base}/pick`);
+    // The create was applied; the retry finds a node nothing tells from another creator's.
+    await assert.rejects(client.create(`${base}/pick`), (error) =>
+      isOutcomeUnknown(error, 'NODE_EXISTS'),
+    );
     assert.deepEqual(
       { ...(await lost), xid: 0 },
       { opCode: 1, xid: 0, err: 0, path: `${base}/pick` },
@@ -98,21 +99,23 @@ describe('FaultProxy.loseReply under the framework client', () => {
     assert.ok(await observer.exists(`${base}/pick`));
   });
 
-  it("a delete's lost reply reports the server's answer (NO_NODE for a missing node, 0 for one it deleted); the retry's NO_NODE is OUTCOME_UNKNOWN either way", async () => {
+  it("a delete's lost reply reports the server's answer (NO_NODE for a missing node, 0 for one it deleted); the retry's NO_NODE resolves an unversioned delete and is OUTCOME_UNKNOWN for a versioned one", async () => {
     fresh();
     const missing = uniquePath('lost-missing');
     const lostMissing = proxy.loseReply({ ops: ['delete'] });
-    await assert.rejects(client.delete(missing), (error) => isOutcomeUnknown(error, 'NO_NODE'));
+    await client.delete(missing);
     assert.deepEqual(
       { ...(await lostMissing), xid: 0 },
       { opCode: 2, xid: 0, err: -101, path: missing },
     );
 
-    // The server deleted the node; the retry cannot tell that from a missing node.
+    // The server deleted the node; the retry cannot tell that from another's delete.
     const path = uniquePath('lost-delete');
     await observer.create(path);
     const lost = proxy.loseReply({ ops: ['delete'] });
-    await assert.rejects(client.delete(path), (error) => isOutcomeUnknown(error, 'NO_NODE'));
+    await assert.rejects(client.delete(path, { version: 0 }), (error) =>
+      isOutcomeUnknown(error, 'NO_NODE'),
+    );
     assert.equal((await lost).err, 0);
     assert.ok(isConnectionLoss(retry.errors.at(-1)));
   });

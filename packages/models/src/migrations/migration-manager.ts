@@ -3,6 +3,7 @@ import {
   type FrameworkClient,
   InvalidArgumentError,
   isNodeExists,
+  isOutcomeUnknown,
   isNoNode,
   joinPath,
   op,
@@ -143,7 +144,7 @@ export class MigrationManager {
     try {
       await this.#client.create(path, { mode: 'CONTAINER', createParents: true, signal });
     } catch (error) {
-      if (!isNodeExists(error)) throw error;
+      if (!isNodeExists(error) && !isOutcomeUnknown(error, 'NODE_EXISTS')) throw error;
     }
   }
 }
