@@ -53,6 +53,10 @@ const child = spawn(
   [
     '--test',
     '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    // After the run: each file's time, the slowest first.
+    `--test-reporter=${join(root, 'scripts', 'file-times-reporter.mjs')}`,
+    '--test-reporter-destination=stdout',
     '--test-timeout=180000',
     `--test-concurrency=${concurrency}`,
     ...files,
