@@ -9,6 +9,8 @@ export interface PackedSuite {
   readonly server: TestingServer;
   readonly packs: TempProject;
   readonly tarballs: ReadonlyMap<string, string>;
+  /** Whether other files of the run share the tarballs (and what is made from them). */
+  readonly shared: boolean;
 }
 
 /**
@@ -29,5 +31,5 @@ export function packedSuite(): () => PackedSuite {
     await server?.close();
     if (!shared) packs?.remove();
   });
-  return () => ({ server: server!, packs: packs!, tarballs: tarballs! });
+  return () => ({ server: server!, packs: packs!, tarballs: tarballs!, shared });
 }

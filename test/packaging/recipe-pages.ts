@@ -25,18 +25,19 @@
 // paths (see page-programs.ts): they run one after the other. Give each example its own paths.
 //
 // recipe-pages.test.ts checks the recipe pages and readme-pages.test.ts the READMEs, each with a
-// server and a project of its own: node's test runner gives each file 180 s.
+// server and a directory of its own (node's test runner gives each file 180 s), in the project
+// where the run installed every package once (shared-install.ts).
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { TestingServer } from '@zkrecipes/testing';
-import { fromLocalSources, NPM_INSTALL_FLAGS } from './local-install.js';
 import { codeBlocks } from './markdown-blocks.js';
 import { REPO_ROOT } from './pack-packages.js';
 import { packedSuite } from './packed-suite.js';
+import { projectIn, sharedInstall, type Installed } from './shared-install.js';
 import { lanesOf, pageLine, programsOf, source, type Program } from './page-programs.js';
-import { TempProject } from './temp-project.js';
+import type { TempProject } from './temp-project.js';
 
 const EXAMPLE_TIMEOUT_MS = 30_000;
 /** Programs running at once: the machine has two cores, and ZooKeeper runs on them too. */
@@ -149,27 +150,25 @@ export function readmePages(): string[] {
 }
 
 /**
- * A suite that checks `pages` as the header says: it starts a server, gets the tarballs, makes
- * an ES module project with every package (the CLI aside), typescript and @types/node, then
- * compiles and runs every program of the pages.
+ * A suite that checks `pages` as the header says: it starts a server, gets the tarballs and the
+ * ES module project with every package, typescript and @types/node (installed once for the run,
+ * shared-install.ts), then compiles and runs every program of the pages in a directory of its
+ * own there.
  */
 export function describePages(title: string, pages: readonly string[]): void {
   describe(`${title}, in a new ES module project`, () => {
     const packed = packedSuite();
+    let installed: Installed | undefined;
     let project: TempProject;
 
     before(async () => {
-      const { tarballs } = packed();
-      project = TempProject.create('pages');
-      await project.must('npm', ['init', '-y']);
-      await project.must('npm', ['pkg', 'set', 'type=module']);
-      const ours = [...tarballs].filter(([name]) => name !== '@zkrecipes/cli');
-      // zod: the models page's examples use it, as its readers would (a devDependency of models).
-      const tools = fromLocalSources(['typescript', '@types/node', 'zod'], tarballs);
-      const all = [...ours.map(([, tarball]) => tarball), ...tools];
-      await project.must('npm', ['install', ...NPM_INSTALL_FLAGS, ...all]);
+      installed = await sharedInstall(packed());
+      project = projectIn(installed, 'pages');
     });
-    after(() => project?.remove());
+    after(() => {
+      project?.remove();
+      if (installed?.shared === false) installed.root.remove();
+    });
 
     describeChecks(pages, () => ({ server: packed().server, project }));
   });

@@ -3,18 +3,10 @@
 // ask packs into a directory named after that parent (pid and start time, since pids are
 // reused), and the others wait for its list of tarballs. Directories of runs whose runner has
 // gone are deleted on the way.
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { waitFor } from '@zkrecipes/testing';
+import { oncePerRun } from './once-per-run.js';
 import { packPackages } from './pack-packages.js';
 import { TempProject } from './temp-project.js';
 
@@ -43,17 +35,6 @@ function removeStale(ours: string): void {
   }
 }
 
-/** Makes `dir`: true, or false when it exists (another file of the run got there first). */
-function claim(dir: string): boolean {
-  try {
-    mkdirSync(dir);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  }
-}
-
 /** Where a run's tarballs are, and whether other files of the run share them. */
 export interface Packs {
   readonly packs: TempProject;
@@ -75,25 +56,8 @@ export async function sharedPacks(): Promise<Packs> {
   const name = `${PREFIX}${key}`;
   removeStale(name);
   const packs = TempProject.open(join(tmpdir(), name));
-  const list = join(packs.dir, 'packed.json');
-  const failed = join(packs.dir, 'failed.txt');
-  if (!claim(packs.dir)) {
-    await waitFor(() => existsSync(list) || existsSync(failed), {
-      timeoutMs: PACK_WAIT_MS,
-      intervalMs: 200,
-      message: `the tarballs another test file packs into ${packs.dir}`,
-    });
-    if (existsSync(failed)) throw new Error(`packing failed: ${readFileSync(failed, 'utf8')}`);
-    const entries = JSON.parse(readFileSync(list, 'utf8')) as [string, string][];
-    return { packs, tarballs: new Map(entries), shared: true };
-  }
-  try {
-    const tarballs = await packPackages(packs);
-    writeFileSync(`${list}.tmp`, JSON.stringify([...tarballs]));
-    renameSync(`${list}.tmp`, list); // whole or absent for the waiting files
-    return { packs, tarballs, shared: true };
-  } catch (error) {
-    writeFileSync(failed, String(error));
-    throw error;
-  }
+  const entries = await oncePerRun(packs.dir, 'the tarballs', PACK_WAIT_MS, async () => [
+    ...(await packPackages(packs)),
+  ]);
+  return { packs, tarballs: new Map(entries), shared: true };
 }

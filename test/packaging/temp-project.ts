@@ -53,6 +53,11 @@ export class TempProject {
     return new TempProject(mkdtempSync(join(tmpdir(), `zkrecipes-${name}-`)));
   }
 
+  /** A new directory inside `parent` (a project whose node_modules it shares). */
+  static createIn(parent: string, name: string): TempProject {
+    return new TempProject(mkdtempSync(join(parent, `${name}-`)));
+  }
+
   /** A project in an existing directory, or one the caller is about to make. */
   static open(dir: string): TempProject {
     return new TempProject(dir);

@@ -1,11 +1,11 @@
-// A new project with every published package installed from its tarball, one directory per
-// setting of typescript-settings.ts, and a tsconfig per compiler in each: what
-// typescript-releases.test.ts and typescript-settings.test.ts build.
+// A new project in the run's project with every published package installed from its tarball
+// (shared-install.ts), one directory per setting of typescript-settings.ts, and a tsconfig per
+// compiler in each: what typescript-releases.test.ts and typescript-settings.test.ts build.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fromLocalSources, NPM_INSTALL_FLAGS } from './local-install.js';
 import { REPO_ROOT } from './pack-packages.js';
-import { TempProject } from './temp-project.js';
+import { projectIn, type Installed } from './shared-install.js';
+import type { TempProject } from './temp-project.js';
 import { SETTINGS, type Setting } from './typescript-settings.js';
 
 /** The tsc of one TypeScript release. */
@@ -60,18 +60,16 @@ function buildOptions(compiler: Compiler, setting: Setting): Record<string, unkn
 }
 
 /**
- * A new project with every package of `tarballs` and @types/node installed, and the settings'
- * directories, with a tsconfig for each of `compilers`; `remove()` it afterwards.
+ * A new directory in `installed` (every package and @types/node there), with the settings'
+ * directories, each with a tsconfig for each of `compilers`; `remove()` it afterwards.
  */
-export async function typeScriptProject(
+export function typeScriptProject(
   name: string,
-  tarballs: ReadonlyMap<string, string>,
+  installed: Installed,
   compilers: readonly Compiler[],
-): Promise<TempProject> {
-  const project = TempProject.create(name);
+): TempProject {
+  const project = projectIn(installed, name);
   project.write('package.json', JSON.stringify({ private: true }));
-  const args = fromLocalSources([...tarballs.keys(), '@types/node'], tarballs);
-  await project.must('npm', ['install', ...NPM_INSTALL_FLAGS, ...args], 120_000);
   for (const setting of SETTINGS) {
     const files: Record<string, string> = {
       ...setting.files,

@@ -2,12 +2,13 @@
 // typescript-settings.ts under every setting, type-checked by TypeScript 5.0, 5.4, 5.6 and 5.9
 // (typescript-settings.test.ts builds it with the repository's own and runs it). A file of its
 // own, for node's test runner gives each file 180 s. The releases are installed once per run,
-// side by side under npm aliases; the tarballs are packed once for all the files
-// (shared-packs.ts); no server is needed.
+// side by side under npm aliases; the tarballs are packed and installed once for all the files
+// (shared-packs.ts, shared-install.ts); no server is needed.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { bounded } from './bounded.js';
 import { NPM_INSTALL_FLAGS } from './local-install.js';
+import { sharedInstall, type Installed } from './shared-install.js';
 import { sharedPacks, type Packs } from './shared-packs.js';
 import { TempProject } from './temp-project.js';
 import {
@@ -21,6 +22,7 @@ import { SETTINGS, TYPESCRIPT_VERSIONS } from './typescript-settings.js';
 
 describe('the packed packages in TypeScript projects of older releases', () => {
   let packs: Packs | undefined;
+  let installed: Installed | undefined;
   let releases: TempProject | undefined;
   let project: TempProject | undefined;
   let compilers: Compiler[];
@@ -32,7 +34,8 @@ describe('the packed packages in TypeScript projects of older releases', () => {
     const aliases = TYPESCRIPT_VERSIONS.map((v) => `typescript-${v}@npm:typescript@${v}`);
     const installProject = async (): Promise<void> => {
       packs = await sharedPacks();
-      project = await typeScriptProject('typescript-releases-project', packs.tarballs, compilers);
+      installed = await sharedInstall(packs);
+      project = typeScriptProject('typescript-releases-project', installed, compilers);
     };
     await Promise.all([
       releases.must('npm', ['install', ...NPM_INSTALL_FLAGS, ...aliases], 120_000),
@@ -42,6 +45,7 @@ describe('the packed packages in TypeScript projects of older releases', () => {
   after(() => {
     releases?.remove();
     project?.remove();
+    if (installed?.shared === false) installed.root.remove();
     if (packs?.shared === false) packs.packs.remove();
   });
 

@@ -3,12 +3,13 @@
 // `nodenext` (from ES module and CommonJS files), `node10` and `bundler`, with the declarations
 // checked, then run by node, the CommonJS files through require(). typescript-releases.test.ts
 // compiles it with older releases. The tarballs are packed once for all the files
-// (shared-packs.ts); no server is needed.
+// (shared-packs.ts) and installed once (shared-install.ts); no server is needed.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { bounded } from './bounded.js';
 import { importsOf } from './markdown-blocks.js';
+import { sharedInstall, type Installed } from './shared-install.js';
 import { sharedPacks, type Packs } from './shared-packs.js';
 import type { TempProject } from './temp-project.js';
 import { buildSettings, OWN_TYPESCRIPT, typeScriptProject } from './typescript-project.js';
@@ -31,6 +32,7 @@ Promise.all(
 
 describe('the packed packages in TypeScript projects', () => {
   let packs: Packs | undefined;
+  let installed: Installed | undefined;
   let project: TempProject | undefined;
   /** Every published package, and the framework's subpath. */
   let entryPoints: string[];
@@ -38,10 +40,12 @@ describe('the packed packages in TypeScript projects', () => {
   before(async () => {
     packs = await sharedPacks();
     entryPoints = [...packs.tarballs.keys(), '@zkrecipes/framework/recipe-support'];
-    project = await typeScriptProject('typescript-settings', packs.tarballs, [OWN_TYPESCRIPT]);
+    installed = await sharedInstall(packs);
+    project = typeScriptProject('typescript-settings', installed, [OWN_TYPESCRIPT]);
   });
   after(() => {
     project?.remove();
+    if (installed?.shared === false) installed.root.remove();
     if (packs?.shared === false) packs.packs.remove();
   });
 
