@@ -8,27 +8,21 @@ import {
   RetryNTimes,
   RetryOneTime,
 } from '@zkrecipes/framework';
-import { TestingServer, timing, uniquePath } from '@zkrecipes/testing';
-import { connect } from '@zkrecipes/test-support';
+import { timing, uniquePath } from '@zkrecipes/testing';
+import { serverAndTwoClients, type ServerAndTwoClients } from '@zkrecipes/test-support';
 import { CachedAtomicLong, DistributedAtomicLong, isCorruptedValue } from '../src/index.js';
 
 const patient = (): RetryNTimes => new RetryNTimes({ n: 1000, sleepBetweenRetriesMs: 1 });
 
 describe('CachedAtomicLong', () => {
-  let server: TestingServer;
+  let setup: ServerAndTwoClients;
   let client: FrameworkClient;
   let other: FrameworkClient;
   before(async () => {
-    server = await TestingServer.start();
-    [client, other] = await Promise.all([
-      connect(server.connectString),
-      connect(server.connectString),
-    ]);
+    setup = await serverAndTwoClients();
+    ({ client, other } = setup);
   });
-  after(async () => {
-    await Promise.all([client.close(), other.close()]);
-    await server.close();
-  });
+  after(() => setup.close());
 
   it('hands out consecutive ids, reserving a block of cacheFactor with one add each time one runs out', async () => {
     const path = uniquePath('blocks');

@@ -4,25 +4,19 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type FrameworkClient, isInvalidArgument } from '@zkrecipes/framework';
 import { InterProcessSemaphoreV2, type Lease, type SharedCountReader } from '@zkrecipes/locks';
-import { TestingServer, timing, uniquePath, waitFor } from '@zkrecipes/testing';
-import { connect } from '@zkrecipes/test-support';
+import { timing, uniquePath, waitFor } from '@zkrecipes/testing';
+import { serverAndTwoClients, type ServerAndTwoClients } from '@zkrecipes/test-support';
 import { SharedCount } from '../src/index.js';
 
 describe('InterProcessSemaphoreV2 sized by a SharedCount', () => {
-  let server: TestingServer;
+  let setup: ServerAndTwoClients;
   let client: FrameworkClient;
   let other: FrameworkClient;
   before(async () => {
-    server = await TestingServer.start();
-    [client, other] = await Promise.all([
-      connect(server.connectString),
-      connect(server.connectString),
-    ]);
+    setup = await serverAndTwoClients();
+    ({ client, other } = setup);
   });
-  after(async () => {
-    await Promise.all([client.close(), other.close()]);
-    await server.close();
-  });
+  after(() => setup.close());
 
   it('a waiter gets its lease when another client raises the count, and acquire(1, 0) follows the count', async () => {
     const path = uniquePath('sized');

@@ -4,25 +4,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type FrameworkClient, isInvalidArgument } from '@zkrecipes/framework';
-import { TestingServer, uniquePath, waitFor } from '@zkrecipes/testing';
-import { connect } from '@zkrecipes/test-support';
+import { uniquePath, waitFor } from '@zkrecipes/testing';
+import { connect, serverAndTwoClients, type ServerAndTwoClients } from '@zkrecipes/test-support';
 import { SharedCount, SharedValue } from '../src/index.js';
 
 describe('SharedCount', () => {
-  let server: TestingServer;
+  let setup: ServerAndTwoClients;
   let client: FrameworkClient;
   let other: FrameworkClient;
   before(async () => {
-    server = await TestingServer.start();
-    [client, other] = await Promise.all([
-      connect(server.connectString),
-      connect(server.connectString),
-    ]);
+    setup = await serverAndTwoClients();
+    ({ client, other } = setup);
   });
-  after(async () => {
-    await Promise.all([client.close(), other.close()]);
-    await server.close();
-  });
+  after(() => setup.close());
 
   it('stores the seed as a 4-byte big-endian int, and an existing node keeps its value (different seeds)', async () => {
     const path = `${uniquePath('seed')}/count`;
@@ -133,7 +127,7 @@ describe('SharedCount', () => {
   it('five listening clients hear every one of 100 sets, in order (testMultiClients)', async () => {
     const path = uniquePath('multi');
     const clients = await Promise.all(
-      Array.from({ length: 5 }, () => connect(server.connectString)),
+      Array.from({ length: 5 }, () => connect(setup.server.connectString)),
     );
     const counts = clients.map((each) => new SharedCount(each, path, 10));
     const heard: number[][] = counts.map(() => []);

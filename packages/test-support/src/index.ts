@@ -4,6 +4,7 @@ export { closeAll } from './close-all.js';
 export { connect } from './connect.js';
 export { connectedClient } from './connected-client.js';
 export { percentile } from './percentile.js';
+export { serverAndTwoClients, type ServerAndTwoClients } from './server-and-two-clients.js';
 export { startClient } from './start-client.js';
 export { startedClient, type ClientOptions, type ClientTarget } from './started-client.js';
 export { OtelCapture, scopeKey, type Point } from './telemetry/otel-capture.js';
