@@ -28,16 +28,7 @@ export class InFlightRequests {
     signal: AbortSignal | undefined,
     failureOf: (error: unknown) => unknown,
   ): InFlightRequest<T> {
-    const request = new InFlightRequest<T>(this.#inFlight, failureOf);
-    // Unref'd: what waits is an answer on a socket, which keeps the process alive itself.
-    request.deadline = setTimeout(() => {
-      request.fail(new OperationTimeoutError({ detail: `no reply within ${this.#timeoutMs} ms` }));
-    }, this.#timeoutMs).unref();
-    this.#inFlight.add(request);
-    if (signal !== undefined) {
-      request.stopListening = onAbort(signal, () => request.fail(signal.reason));
-      if (signal.aborted) request.fail(signal.reason);
-    }
+    const request = new InFlightRequest<T>(this.#inFlight, failureOf, this.#timeoutMs, signal);
     if (this.#closedWith !== undefined) request.fail(this.#closedWith.error);
     return request;
   }
@@ -57,21 +48,35 @@ interface Failing {
 /** One request sent and not answered yet; its promise settles once. */
 export class InFlightRequest<T> implements ReplySettler<T> {
   readonly promise: Promise<T>;
-  deadline: NodeJS.Timeout | undefined;
-  stopListening: (() => void) | undefined;
+  readonly #deadline: NodeJS.Timeout;
+  readonly #stopListening: (() => void) | undefined;
   readonly #inFlight: Set<Failing>;
   readonly #failureOf: (error: unknown) => unknown;
   #resolve!: (value: T) => void;
   #reject!: (error: unknown) => void;
   #settled = false;
 
-  constructor(inFlight: Set<Failing>, failureOf: (error: unknown) => unknown) {
+  /** In flight from now on: in `inFlight`, with its deadline and its signal's listener. */
+  constructor(
+    inFlight: Set<Failing>,
+    failureOf: (error: unknown) => unknown,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ) {
     this.#inFlight = inFlight;
     this.#failureOf = failureOf;
     this.promise = new Promise<T>((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;
     });
+    // Unref'd: what waits is an answer on a socket, which keeps the process alive itself.
+    this.#deadline = setTimeout(() => {
+      this.fail(new OperationTimeoutError({ detail: `no reply within ${timeoutMs} ms` }));
+    }, timeoutMs).unref();
+    inFlight.add(this);
+    this.#stopListening =
+      signal === undefined ? undefined : onAbort(signal, () => this.fail(signal.reason));
+    if (signal?.aborted === true) this.fail(signal.reason);
   }
 
   /** The reply's value. */
@@ -92,8 +97,8 @@ export class InFlightRequest<T> implements ReplySettler<T> {
   #finish(): boolean {
     if (this.#settled) return false;
     this.#settled = true;
-    clearTimeout(this.deadline);
-    this.stopListening?.();
+    clearTimeout(this.#deadline);
+    this.#stopListening?.();
     this.#inFlight.delete(this);
     return true;
   }
