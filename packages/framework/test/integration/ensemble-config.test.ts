@@ -112,7 +112,13 @@ describe('getConfig and reconfig on a reconfig-enabled ensemble', () => {
       restored.members.find((m) => m.id === follower.id),
       member,
     );
-    assert.deepEqual((await watcher.getConfig()).members, restored.members);
+    // Another session's server may not have applied the re-add yet (reads are not
+    // linearizable): it reads the same members once it has.
+    await waitFor(
+      async () =>
+        JSON.stringify((await watcher.getConfig()).members) === JSON.stringify(restored.members),
+      { timeoutMs: 10_000, message: "the restored config on the watcher's server" },
+    );
   });
 });
 
